@@ -1,0 +1,35 @@
+# One command to run the app, one to run the tests (see README.md).
+PYTHON ?= python3.11
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test setup lint browser-deps clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## make run: set up, migrate SQLite, load the demo tournament, serve on :8000
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+	$(PY) manage.py runserver 0.0.0.0:8000
+
+## make test: set up and run the whole test suite (SQLite, real browser included)
+test: $(STAMP) browser-deps
+	$(PY) -m pytest
+
+browser-deps:
+	@bash scripts/ensure-chromium.sh
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) manage.py makemigrations --check --dry-run
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -1,0 +1,237 @@
+"""The engine's vocabulary: frozen dataclasses in, frozen dataclasses out.
+
+Everything the engine needs to pair one round arrives in a :class:`Snapshot`;
+:func:`pairing.engine.pair_round` returns a :class:`Pairing`.  Player references
+(``RoundEntry.opponent``, ``Board.white`` ...) are player *ids*; the TPN (the
+player's current position in the initial ranking list) is a separate field, because
+the initial ranking list can be re-sorted before round 4 (Dubov 1.2.2) while the
+ids of a tournament stay put.
+
+Points are :class:`~decimal.Decimal` so that 1.5 and 3/1/0 systems are exact.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+
+class Colour(enum.Enum):
+    WHITE = "w"
+    BLACK = "b"
+
+    @property
+    def opposite(self) -> Colour:
+        return Colour.BLACK if self is Colour.WHITE else Colour.WHITE
+
+    def __str__(self) -> str:  # pragma: no cover - cosmetic
+        return "White" if self is Colour.WHITE else "Black"
+
+
+class Result(enum.Enum):
+    """TRF-16 result codes (position 99 of a round block), from the player's side."""
+
+    WIN = "1"
+    DRAW = "="
+    LOSS = "0"
+    WIN_UNRATED = "W"  # played, under one move
+    DRAW_UNRATED = "D"
+    LOSS_UNRATED = "L"
+    FORFEIT_WIN = "+"
+    FORFEIT_LOSS = "-"
+    PAIRING_BYE = "U"  # pairing-allocated bye (PAB)
+    FULL_BYE = "F"
+    HALF_BYE = "H"
+    ZERO_BYE = "Z"  # also: absent, not paired, late entry before arrival
+
+    @property
+    def is_played(self) -> bool:
+        """D2: a played game (counts for colours, ARO and rematches)."""
+        return self in _PLAYED
+
+    @property
+    def is_bye(self) -> bool:
+        """No opponent at all this round (PAB, requested byes, absence)."""
+        return self in _BYES
+
+
+_PLAYED = frozenset(
+    {Result.WIN, Result.DRAW, Result.LOSS, Result.WIN_UNRATED, Result.DRAW_UNRATED, Result.LOSS_UNRATED}
+)
+_BYES = frozenset({Result.PAIRING_BYE, Result.FULL_BYE, Result.HALF_BYE, Result.ZERO_BYE})
+
+
+@dataclass(frozen=True)
+class PointSystem:
+    """Points for every result code (D1).  W/D/L score like 1/=/0."""
+
+    win: Decimal = Decimal("1")
+    draw: Decimal = Decimal("0.5")
+    loss: Decimal = Decimal("0")
+    forfeit_win: Decimal = Decimal("1")
+    forfeit_loss: Decimal = Decimal("0")
+    pairing_bye: Decimal = Decimal("1")
+    full_bye: Decimal = Decimal("1")
+    half_bye: Decimal = Decimal("0.5")
+    zero_bye: Decimal = Decimal("0")
+
+    def points(self, result: Result) -> Decimal:
+        return {
+            Result.WIN: self.win,
+            Result.WIN_UNRATED: self.win,
+            Result.DRAW: self.draw,
+            Result.DRAW_UNRATED: self.draw,
+            Result.LOSS: self.loss,
+            Result.LOSS_UNRATED: self.loss,
+            Result.FORFEIT_WIN: self.forfeit_win,
+            Result.FORFEIT_LOSS: self.forfeit_loss,
+            Result.PAIRING_BYE: self.pairing_bye,
+            Result.FULL_BYE: self.full_bye,
+            Result.HALF_BYE: self.half_bye,
+            Result.ZERO_BYE: self.zero_bye,
+        }[result]
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """One player's round: opponent id (None for a bye/absence), colour, result.
+
+    Forfeits keep the scheduled opponent and colour, as in TRF-16; they are not
+    played games (D2).
+    """
+
+    opponent: int | None
+    colour: Colour | None
+    result: Result
+
+    @property
+    def played(self) -> bool:
+        return self.opponent is not None and self.result.is_played
+
+    @property
+    def paired(self) -> bool:
+        """Paired against an opponent (played or forfeited), not a bye (D7)."""
+        return self.opponent is not None and not self.result.is_bye
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    tpn: int
+    rating: int
+    name: str = ""
+    history: tuple[RoundEntry, ...] = ()  # rounds 1 .. round_number-1, in order
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A tournament as it stands before ``round_number`` is paired.
+
+    ``absent``: ids not to be paired this round (requested byes, withdrawals).
+    Withdrawn players stay in ``players``: their ratings count in their opponents'
+    AROs.  ``forbidden``: arbiter-defined pairs (each a frozenset of two ids) that
+    may not meet.
+    """
+
+    players: tuple[Player, ...]
+    round_number: int
+    total_rounds: int
+    initial_colour: Colour = Colour.WHITE
+    points: PointSystem = field(default_factory=PointSystem)
+    absent: frozenset[int] = frozenset()
+    forbidden: frozenset[frozenset[int]] = frozenset()
+
+
+class PreferenceStrength(enum.IntEnum):
+    MILD = 1
+    STRONG = 2
+    ABSOLUTE = 3
+
+
+@dataclass(frozen=True)
+class Preference:
+    colour: Colour
+    strength: PreferenceStrength
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Board:
+    number: int
+    white: int
+    black: int
+
+
+@dataclass(frozen=True)
+class ByeDecision:
+    """Article 2.1: who received the pairing-allocated bye and why."""
+
+    player: int | None
+    eligible: tuple[int, ...] = ()  # 2.1.1 (C2) eligible, in 2.1.3-2.1.5 order
+    rejected_incomplete: tuple[int, ...] = ()  # eligible but fail 2.1.2 (C4), tried before the choice
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class BracketTrace:
+    """Article 2.2 for one bracket, ids throughout."""
+
+    score: Decimal
+    residents: tuple[int, ...]
+    upfloaters: tuple[int, ...] = ()
+    upfloater_reason: str = ""
+    g1: tuple[int, ...] = ()  # before 2.2.4
+    g2: tuple[int, ...] = ()
+    shifted_from_smaller: tuple[int, ...] = ()  # 2.2.4.1
+    shifted_from_larger: tuple[int, ...] = ()  # 2.2.4.2
+    s1: tuple[int, ...] = ()  # 2.2.5
+    t2: tuple[int, ...] = ()  # 2.2.6
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ColourDecision:
+    white: int
+    black: int
+    rule: str  # "5.2.1" .. "5.2.5"
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Explanation:
+    bye: ByeDecision
+    brackets: tuple[BracketTrace, ...] = ()
+    colours: tuple[ColourDecision, ...] = ()
+
+
+@dataclass(frozen=True)
+class Pairing:
+    round_number: int
+    boards: tuple[Board, ...]
+    bye: int | None
+    explanation: Explanation
+
+
+# ---------------------------------------------------------------- errors
+
+
+class EngineError(ValueError):
+    """Base class of every error the engine raises on purpose."""
+
+
+class InvalidSnapshot(EngineError):
+    """The input is inconsistent (unknown opponent, duplicate TPN, missing rating...)."""
+
+
+class NoLegalPairing(EngineError):
+    """Article 1.8.3: the round-pairing cannot be completed; the arbiter decides.
+
+    ``players`` are the ids that cannot be paired (a smallest set we could name).
+    """
+
+    def __init__(self, message: str, players: tuple[int, ...] = ()):
+        super().__init__(message)
+        self.players = players
