@@ -1,0 +1,354 @@
+"""A literal enumerator of the Dubov rules (C.04.4.1, text applied from 1 July 2025).
+
+Deliberately simple and slow: it follows the rule text and the reading decisions
+D1-D13 of docs/dubov-engine.md step by step, trying candidates in the order the
+text gives and testing each one by brute force.  Tests only, small fields
+(<= 16 players).  Written without looking at the fast engine, so that agreement
+between the two is evidence.
+
+Per-player figures (score, ARO, preference, upfloats, PAB eligibility) come from
+``state.player_states``; every procedural step is written here.
+
+Article numbers are those of the 2025 text (the 2026 text moves the criteria to
+Article 2 and the procedure to Article 3).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+
+from pairing.engine.model import (
+    Board,
+    ByeDecision,
+    Colour,
+    Explanation,
+    NoLegalPairing,
+    Pairing,
+    PreferenceStrength,
+    Snapshot,
+)
+from pairing.engine.state import PlayerState, player_states
+
+
+class Round:
+    """Everything needed to pair one round; the methods are the rule articles."""
+
+    def __init__(self, snapshot: Snapshot):
+        self.snapshot = snapshot
+        self.st: dict[int, PlayerState] = player_states(snapshot)
+        self.last_round = snapshot.round_number == snapshot.total_rounds  # D9
+        self.met: dict[int, set[int]] = {p.id: set() for p in snapshot.players}
+        for p in snapshot.players:
+            for e in p.history:
+                if e.played and e.opponent is not None:  # D2
+                    self.met[p.id].add(e.opponent)
+        self.to_pair = sorted(p.id for p in snapshot.players if p.id not in snapshot.absent)
+        self._matchable: dict[frozenset[int], bool] = {}
+        self._min_cost: dict[tuple[frozenset[int], str], int] = {}
+
+    # ------------------------------------------------------------ legality
+
+    def legal(self, a: int, b: int) -> bool:
+        """D11: not met in a played game (C1), not forbidden, not the same
+        absolute colour preference (C3)."""
+        if a == b or b in self.met[a]:
+            return False
+        if frozenset((a, b)) in self.snapshot.forbidden:
+            return False
+        pa, pb = self.st[a].preference, self.st[b].preference
+        if (
+            pa.strength is PreferenceStrength.ABSOLUTE
+            and pb.strength is PreferenceStrength.ABSOLUTE
+            and pa.colour is pb.colour
+        ):
+            return False
+        return True
+
+    def can_pair_all(self, players: Iterable[int]) -> bool:
+        """Is there a perfect matching of legal pairs?  Brute force: the first
+        player (smallest id) tries every legal partner, recursively."""
+        key = frozenset(players)
+        if key in self._matchable:
+            return self._matchable[key]
+        if not key:
+            ok = True
+        elif len(key) % 2:
+            ok = False
+        else:
+            first = min(key)
+            rest = key - {first}
+            ok = any(self.legal(first, b) and self.can_pair_all(rest - {b}) for b in sorted(rest))
+        self._matchable[key] = ok
+        return ok
+
+    def all_pairings(self, players: Iterable[int]) -> Iterable[list[tuple[int, int]]]:
+        """Every perfect matching of legal pairs (lists of pairs)."""
+        key = sorted(players)
+        if not key:
+            yield []
+            return
+        first, rest = key[0], key[1:]
+        for b in rest:
+            if self.legal(first, b):
+                remaining = [x for x in rest if x != b]
+                for tail in self.all_pairings(remaining):
+                    yield [(first, b), *tail]
+
+    def min_over_pairings(self, players: Iterable[int], cost_name: str, cost) -> int | None:
+        """Minimum of sum(cost(pair)) over all legal perfect matchings, None if
+        there is none.  Same recursion as all_pairings, memoised on the set of
+        players left (the minimum over a set does not depend on how we got there)."""
+        key = frozenset(players)
+        memo = (key, cost_name)
+        if memo in self._min_cost:
+            return self._min_cost[memo]
+        if not key:
+            best: int | None = 0
+        else:
+            first = min(key)
+            rest = key - {first}
+            best = None
+            for b in sorted(rest):
+                if not self.legal(first, b):
+                    continue
+                sub = self.min_over_pairings(rest - {b}, cost_name, cost)
+                if sub is not None and (best is None or cost(first, b) + sub < best):
+                    best = cost(first, b) + sub
+        self._min_cost[memo] = best
+        return best
+
+    # ------------------------------------------------------------ 2.1 PAB
+
+    def choose_bye(self) -> int | None:
+        """2.1: the eligible player (2.1.1, C2 / D8) whose removal allows a complete
+        pairing of all the others (2.1.2, C4); lowest score (2.1.3), most games
+        played (2.1.4), lowest in the initial ranking, i.e. largest TPN (2.1.5)."""
+        players = self.to_pair
+        if len(players) % 2 == 0:
+            if not self.can_pair_all(players):
+                raise NoLegalPairing("no complete pairing of the players present", tuple(players))
+            return None
+        eligible = [p for p in players if self.st[p].pab_eligible]
+        eligible.sort(key=lambda p: (self.st[p].score, -self.st[p].games_played, -self.st[p].tpn))
+        for p in eligible:
+            if self.can_pair_all(x for x in players if x != p):
+                return p
+        raise NoLegalPairing("no player can take the pairing-allocated bye", tuple(players))
+
+    # ------------------------------------------------------------ 2.2 brackets
+
+    def upfloater_order(self, pool: Sequence[int]) -> list[int]:
+        """4.2.2: sequence numbers by score (descending), then initial ranking."""
+        return sorted(pool, key=lambda p: (-self.st[p].score, self.st[p].tpn))
+
+    def quality(self, residents: Sequence[int], ups: Sequence[int]) -> tuple:
+        """The vector C6..C10 of the bracket residents + ups (smaller is better).
+
+        C6 (D12): upfloater scores sorted ascending, higher lexicographically is
+        better.  C7: fewest players not getting their preference over all legal
+        pairings of the bracket (a pair whose players prefer the same colour costs
+        one).  C8: maximum upfloaters (D6).  C9 (D13): their earlier upfloats,
+        summed.  C10: upfloated in the previous round (D7).  C8-C10 are off in the
+        last round (D9)."""
+        c6 = tuple(-s for s in sorted(self.st[p].score for p in ups))
+        c7 = self.min_over_pairings(
+            [*residents, *ups],
+            "c7",
+            lambda a, b: int(self.st[a].preference.colour is self.st[b].preference.colour),
+        )
+        if self.last_round:
+            c8 = c9 = c10 = 0
+        else:
+            maxi = [p for p in ups if self.st[p].max_upfloater]
+            c8 = len(maxi)
+            c9 = sum(self.st[p].upfloats for p in maxi)
+            c10 = sum(1 for p in ups if self.st[p].upfloated_previous)
+        return (c6, c7, c8, c9, c10)
+
+    def choose_upfloaters(self, residents: list[int], pool: list[int]) -> list[int]:
+        """2.2.1-2.2.2 with C4 and C5: the smallest k for which some k-set makes the
+        bracket legally pairable and leaves the rest of the pool completable; among
+        those sets the best quality vector, the first in 4.2 order among equals
+        (containers as C6 / D12, then lexicographic on sequence numbers)."""
+        order = self.upfloater_order(pool)
+        for k in range(len(order) + 1):
+            if (len(residents) + k) % 2:
+                continue
+            best = None
+            for idx in itertools.combinations(range(len(order)), k):
+                ups = [order[i] for i in idx]
+                if not self.can_pair_all([*residents, *ups]):
+                    continue
+                if not self.can_pair_all(p for p in pool if p not in ups):
+                    continue
+                q = self.quality(residents, ups)
+                container = q[0]  # 4.2.3: containers sorted along C6
+                key = (q, container, idx)
+                if best is None or key < best[0]:
+                    best = (key, ups)
+            if best is not None:
+                return best[1]
+        raise NoLegalPairing(f"no legal set of upfloaters for the bracket {residents}", tuple(residents))
+
+    # ------------------------------------------------------------ 2.2.3-2.2.6
+
+    def shifter_order(self, group: Sequence[int], by_tpn_only: bool) -> list[int]:
+        """4.3.2-4.3.3: White seekers by ARO ascending then initial ranking, Black
+        seekers by initial ranking; sequence numbers from the (remaining) middle
+        outwards, the higher of two middles first."""
+        if by_tpn_only:
+            ranked = sorted(group, key=lambda p: self.st[p].tpn)
+        else:
+            colour = {self.st[p].preference.colour for p in group}
+            assert len(colour) <= 1, "a subgroup of seekers wants one colour"
+            if colour == {Colour.WHITE}:
+                ranked = sorted(group, key=lambda p: (self.st[p].aro, self.st[p].tpn))
+            else:
+                ranked = sorted(group, key=lambda p: self.st[p].tpn)
+        numbered = []
+        remaining = list(ranked)
+        while remaining:
+            n = len(remaining)
+            mid = n // 2 if n % 2 else n // 2 - 1
+            numbered.append(remaining.pop(mid))
+        return numbered
+
+    def crossing_pairing_exists(self, g1: Sequence[int], g2: Sequence[int]) -> bool:
+        """A legal pairing in which every pair has one player of G1 and one of G2."""
+        if len(g1) != len(g2):
+            return False
+        if not g1:
+            return True
+        first, rest = g1[0], g1[1:]
+        return any(
+            self.legal(first, b) and self.crossing_pairing_exists(rest, [x for x in g2 if x != b]) for b in g2
+        )
+
+    def pair_bracket(self, bracket: list[int]) -> list[tuple[int, int]]:
+        st = self.st
+        nobody_played = all(st[p].games_played == 0 for p in bracket)
+        # 2.2.3
+        if nobody_played:
+            by_tpn = sorted(bracket, key=lambda p: st[p].tpn)
+            g1 = by_tpn[: len(bracket) // 2]
+        else:
+            g1 = [p for p in bracket if st[p].preference.colour is Colour.WHITE]
+        g2 = [p for p in bracket if p not in g1]
+        # 2.2.4: S the smaller subgroup (G1 if equal), L the other.
+        s_is_g1 = len(g1) <= len(g2)
+        small, large = (g1, g2) if s_is_g1 else (g2, g1)
+        # 2.2.4.1: u = minimum, over legal pairings, of the pairs inside S.
+        small_set = set(small)
+        u = self.min_over_pairings(
+            bracket, f"inside{sorted(small_set)}", lambda a, b: int(a in small_set and b in small_set)
+        )
+        assert u is not None
+        v = (len(large) - len(small)) // 2 + u
+        small_order = self.shifter_order(small, nobody_played)
+        large_order = self.shifter_order(large, nobody_played)
+        chosen = None
+        for a_idx in itertools.combinations(range(len(small_order)), u):
+            a_set = [small_order[i] for i in a_idx]
+            # 2.2.4.2: v players from L's original members to S, first in 4.3 order.
+            for b_idx in itertools.combinations(range(len(large_order)), v):
+                b_set = [large_order[i] for i in b_idx]
+                new_small = [p for p in small if p not in a_set] + b_set
+                new_large = [p for p in large if p not in b_set] + a_set
+                if self.crossing_pairing_exists(new_small, new_large):
+                    chosen = (new_small, new_large)
+                    break
+            if chosen:
+                break
+        assert chosen is not None, "2.2.4 always finds a shift"
+        new_g1, new_g2 = chosen if s_is_g1 else (chosen[1], chosen[0])
+        # 2.2.5: S1 = G1 by ARO ascending, then initial ranking.
+        s1 = sorted(new_g1, key=lambda p: (st[p].aro, st[p].tpn))
+        # 2.2.6 / 4.4: transpositions of G2 numbered by initial ranking.
+        g2_sorted = sorted(new_g2, key=lambda p: st[p].tpn)
+        for t2 in itertools.permutations(g2_sorted):
+            if all(self.legal(a, b) for a, b in zip(s1, t2, strict=True)):
+                return list(zip(s1, t2, strict=True))
+        raise AssertionError("a crossing pairing exists, so some transposition is legal")
+
+    # ------------------------------------------------------------ Article 5
+
+    def higher_ranked(self, a: int, b: int) -> int:
+        """5.2.1 / D10: more points, then a higher position in the initial ranking."""
+        ka = (-self.st[a].score, self.st[a].tpn)
+        kb = (-self.st[b].score, self.st[b].tpn)
+        return a if ka < kb else b
+
+    def colours(self, a: int, b: int) -> tuple[int, int]:
+        """5.2.1-5.2.5: returns (white, black)."""
+        st = self.st
+        hi = self.higher_ranked(a, b)
+        lo = b if hi == a else a
+        # 5.2.1
+        if st[a].games_played == 0 and st[b].games_played == 0:
+            hi_colour = self.snapshot.initial_colour
+            if st[hi].tpn % 2 == 0:
+                hi_colour = hi_colour.opposite
+            return (hi, lo) if hi_colour is Colour.WHITE else (lo, hi)
+        pa, pb = st[a].preference, st[b].preference
+        # 5.2.2
+        if pa.colour is not pb.colour:
+            return (a, b) if pa.colour is Colour.WHITE else (b, a)
+        # 5.2.3
+        if pa.strength != pb.strength:
+            strong = a if pa.strength > pb.strength else b
+            other = b if strong == a else a
+            return (strong, other) if pa.colour is Colour.WHITE else (other, strong)
+        # 5.2.4: aligned at the latest game, the most recent position where they differ.
+        ca, cb = st[a].colours, st[b].colours
+        for i in range(1, min(len(ca), len(cb)) + 1):
+            if ca[-i] is not cb[-i]:
+                # give each the colour the other had
+                return (a, b) if cb[-i] is Colour.WHITE else (b, a)
+        # 5.2.5
+        hp = st[hi].preference.colour
+        return (hi, lo) if hp is Colour.WHITE else (lo, hi)
+
+    # ------------------------------------------------------------ the round
+
+    def pair(self) -> tuple[list[tuple[int, int]], int | None]:
+        st = self.st
+        bye = self.choose_bye()
+        unpaired = [p for p in self.to_pair if p != bye]
+        pairs: list[tuple[int, int]] = []
+        while unpaired:
+            top = max(st[p].score for p in unpaired)
+            residents = sorted((p for p in unpaired if st[p].score == top), key=lambda p: st[p].tpn)
+            pool = [p for p in unpaired if st[p].score < top]
+            ups = self.choose_upfloaters(residents, pool)
+            bracket = residents + ups
+            pairs.extend(self.pair_bracket(bracket))
+            unpaired = [p for p in unpaired if p not in bracket]
+        coloured = [self.colours(a, b) for a, b in pairs]
+        coloured.sort(key=self.board_key)
+        return coloured, bye
+
+    def board_key(self, board: tuple[int, int]) -> tuple[Decimal, Decimal, int]:
+        """C.04.2 board order: higher-ranked player's score desc, then the sum of
+        both scores desc, then the higher-ranked player's TPN."""
+        w, b = board
+        hi = self.higher_ranked(w, b)
+        return (-self.st[hi].score, -(self.st[w].score + self.st[b].score), self.st[hi].tpn)
+
+
+def literal_pairs(snapshot: Snapshot) -> tuple[list[tuple[int, int]], int | None]:
+    """(white, black) pairs in board order, and the PAB id or None."""
+    return Round(snapshot).pair()
+
+
+def literal_pair_round(snapshot: Snapshot) -> Pairing:
+    """The same as a :class:`Pairing` (explanation: the bye only)."""
+    pairs, bye = literal_pairs(snapshot)
+    boards = tuple(Board(i, w, b) for i, (w, b) in enumerate(pairs, start=1))
+    return Pairing(
+        round_number=snapshot.round_number,
+        boards=boards,
+        bye=bye,
+        explanation=Explanation(bye=ByeDecision(player=bye)),
+    )
