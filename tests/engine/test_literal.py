@@ -1,0 +1,142 @@
+"""Hand-worked cases proving the literal enumerator (tests/engine/literal.py) itself.
+
+Each docstring works the case from the rule text (C.04.4.1, 2025 numbering) and
+the reading decisions of docs/dubov-engine.md.
+"""
+
+from __future__ import annotations
+
+from pairing.engine.model import Colour, NoLegalPairing, Player, Result, RoundEntry, Snapshot
+
+from .literal import Round, literal_pair_round, literal_pairs
+
+W, B = Colour.WHITE, Colour.BLACK
+
+
+def _field(n: int) -> tuple[Player, ...]:
+    return tuple(Player(id=i, tpn=i, rating=2500 - 20 * i) for i in range(1, n + 1))
+
+
+def _snapshot(players, round_number=1, total_rounds=5, **kw) -> Snapshot:
+    return Snapshot(players=tuple(players), round_number=round_number, total_rounds=total_rounds, **kw)
+
+
+def _byes(*results: str) -> tuple[RoundEntry, ...]:
+    return tuple(RoundEntry(None, None, Result(r)) for r in results)
+
+
+def test_round_one_odd_field_gives_the_pab_to_the_last_and_pairs_halves():
+    """2.1: everyone is eligible, all scores 0 and no games, so 2.1.5 gives the
+    PAB to the lowest ranked, TPN 9.  2.2.3: nobody has played, G1 = 1-4,
+    G2 = 5-8; S1 = 1,2,3,4, T2 = 5,6,7,8.  5.2.1 with initial colour White: the
+    higher ranked player gets White when their TPN is odd: 1-5, 6-2, 3-7, 8-4."""
+    pairs, bye = literal_pairs(_snapshot(_field(9)))
+    assert bye == 9
+    assert pairs == [(1, 5), (6, 2), (3, 7), (8, 4)]
+
+
+def test_round_one_with_an_absent_player_keeps_tpn_parity():
+    """TPN 2 absent: eight present, no PAB.  G1 = 1,3,4,5, G2 = 6,7,8,9; pairs
+    1-6, 3-7, 4-8, 5-9; 5.2.1 uses the TPN (4 even: 8 gets White)."""
+    pairs, bye = literal_pairs(_snapshot(_field(9), absent=frozenset({2})))
+    assert bye is None
+    assert pairs == [(1, 6), (3, 7), (8, 4), (5, 9)]
+
+
+def test_round_one_initial_colour_black_mirrors_the_colours():
+    pairs, _ = literal_pairs(_snapshot(_field(8), initial_colour=B))
+    assert pairs == [(5, 1), (2, 6), (7, 3), (4, 8)]
+
+
+def test_round_one_forbidden_pair_takes_the_next_transposition():
+    """2.2.6 / 4.4: {1, 5} forbidden.  T2 transpositions of 5,6,7,8 in order:
+    5678 fails (1-5), 5687 ... 5876 all fail, the first legal is 6578:
+    1-6, 2-5, 3-7, 4-8."""
+    pairs, _ = literal_pairs(_snapshot(_field(8), forbidden=frozenset({frozenset({1, 5})})))
+    assert pairs == [(1, 6), (5, 2), (3, 7), (8, 4)]
+
+
+def test_middle_out_sequence_numbers_of_article_4_3_3():
+    """4.3.3 example: A..G are numbered D, C, E, B, F, A, G.  Seven players who
+    never played are Black seekers sorted by TPN, so the example is literal."""
+    r = Round(_snapshot(_field(7)))
+    assert r.shifter_order([1, 2, 3, 4, 5, 6, 7], by_tpn_only=False) == [4, 3, 5, 2, 6, 1, 7]
+    assert r.shifter_order([1, 2, 3, 4], by_tpn_only=True) == [2, 3, 1, 4]
+
+
+def _round_two_field() -> tuple[Player, ...]:
+    """Round 1 (not a Dubov round 1, only a history): 1-4 beat 7-10 with Black,
+    5 and 6 beat 11 and 12 with White.  Ratings 2500 - 20 x TPN."""
+    ratings = {i: 2500 - 20 * i for i in range(1, 13)}
+    games = {1: 7, 2: 8, 3: 9, 4: 10, 5: 11, 6: 12}
+    first = {}
+    for winner, loser in games.items():
+        winner_colour = B if winner <= 4 else W
+        first[winner] = RoundEntry(loser, winner_colour, Result.WIN)
+        first[loser] = RoundEntry(winner, winner_colour.opposite, Result.LOSS)
+    return tuple(Player(id=i, tpn=i, rating=ratings[i], history=(first[i],)) for i in range(1, 13))
+
+
+def test_shift_from_the_larger_subgroup_takes_the_middle_white_seeker():
+    """Bracket 1 point: White seekers 1-4 (G1, won with Black), Black seekers 5, 6
+    (G2).  2.2.4: S = G2, L = G1, no pair inside S is needed (u = 0), so one
+    White seeker moves to G2.  4.3.2: White seekers by ARO ascending: 4 (met 10),
+    3, 2, 1; 4.3.3 middle-out gives #1 = 3.  G1 = 1, 2, 4, S1 by ARO = 4, 2, 1;
+    T2 = 3, 5, 6: pairs 4-3, 2-5, 1-6.  Colours: 4 and 3 both strong White with
+    the same history, 5.2.5 gives White to the higher ranked 3.
+    Bracket 0 points: Black seekers 7-10 (G2, lost with White), White seekers
+    11, 12 (G1).  One Black seeker moves, by TPN middle-out: 8.  G1 = 11, 12, 8,
+    S1 by ARO = 12 (met 6), 11 (met 5), 8 (met 2); T2 = 7, 9, 10: 12-7, 11-9,
+    8-10, and 8 and 10 both want Black: 5.2.5 gives it to 8.  Board order by
+    the higher ranked player's TPN within equal scores."""
+    pairs, bye = literal_pairs(_snapshot(_round_two_field(), round_number=2))
+    assert bye is None
+    assert pairs == [(1, 6), (2, 5), (3, 4), (12, 7), (10, 8), (11, 9)]
+
+
+def test_c6_containers_maximise_the_lowest_upfloater_score():
+    """D12 / 4.2.3: residents A (TPN 1) and B (TPN 2) have 4 points and may not
+    meet (forbidden), so two upfloaters are needed (C5).  Pool: X 3 points,
+    Y and Z 2.5, W 1.5.  With Z-W and Y-W forbidden, {X, Y} and {X, Z} leave an
+    unpairable rest (C4), so the legal containers are {2.5, 2.5} and {3, 1.5}.
+    C6 maximises the lowest score: {Y, Z} wins (the "highest score first"
+    reading would take {X, W}).  Nobody has played: G1 = A, B; T2 = Y, Z;
+    5.2.1: A (odd) White, B (even) Black.  X-W last, X (TPN 3) White."""
+    scores = {1: "FFFFZZ", 2: "FFFFZZ", 3: "FFFZZZ", 4: "FFHZZZ", 5: "FFHZZZ", 6: "FHZZZZ"}
+    players = [Player(id=i, tpn=i, rating=2500 - 20 * i, history=_byes(*scores[i])) for i in scores]
+    forbidden = frozenset(frozenset(p) for p in ({1, 2}, {5, 6}, {4, 6}))
+    pairs, bye = literal_pairs(_snapshot(players, round_number=7, total_rounds=9, forbidden=forbidden))
+    assert bye is None
+    assert pairs == [(1, 4), (5, 2), (3, 6)]
+
+
+def test_pab_skips_a_player_whose_removal_leaves_no_complete_pairing():
+    """2.1.2 (C4): round 1, three players, {1, 2} forbidden.  By 2.1.5 the PAB
+    would go to 3, but then 1 and 2 must meet; 2 is next (1-3 is legal)."""
+    pairs, bye = literal_pairs(_snapshot(_field(3), forbidden=frozenset({frozenset({1, 2})})))
+    assert bye == 2
+    assert pairs == [(1, 3)]
+
+
+def test_pab_goes_to_the_lowest_score_then_most_games():
+    """2.1.3 before 2.1.5: TPN 1 has a zero-point bye and so the lowest score."""
+    players = [Player(id=i, tpn=i, rating=2500 - 20 * i, history=_byes("H")) for i in range(1, 6)]
+    players[0] = Player(id=1, tpn=1, rating=2480, history=_byes("Z"))
+    _, bye = literal_pairs(_snapshot(players, round_number=2))
+    assert bye == 1
+
+
+def test_no_legal_pairing_is_raised_not_a_partial_pairing():
+    """1.8.3: two players who may not meet."""
+    try:
+        literal_pair_round(_snapshot(_field(2), forbidden=frozenset({frozenset({1, 2})})))
+    except NoLegalPairing:
+        pass
+    else:  # pragma: no cover
+        raise AssertionError("expected NoLegalPairing")
+
+
+def test_pairing_object_numbers_boards_in_order():
+    p = literal_pair_round(_snapshot(_field(5)))
+    assert [(b.number, b.white, b.black) for b in p.boards] == [(1, 1, 3), (2, 4, 2)]
+    assert p.bye == 5
