@@ -1,0 +1,440 @@
+"""Command line of the Dubov engine, in the shape of the established pairing engines.
+
+    python -m pairing.engine --dubov FILE.trf -p [OUT] [--round N] [--explain]
+    python -m pairing.engine --dubov FILE.trf -c
+    python -m pairing.engine --dubov -g --players N --rounds R --seed S [...] [-o OUT.trf]
+
+``-p``: pair the next round (or ``--round N``) and print, or write to OUT, the number
+of pairs and then one ``white black`` line per board in board order (starting ranks),
+the pairing-allocated bye last as ``id 0`` (counted as a pair).  ``--explain`` adds a
+readable trace of the engine's decisions (to standard output, after the pairing).
+
+``-c``: re-pair every round of the file from the rounds before it (byes and absences
+as recorded in that round) and print each difference board by board.
+
+``-g``: write a random tournament, every round paired by this engine (``--fast``: a
+plausible but not Dubov-paired history, for benchmarks), as TRF-16 with ``XXR``,
+``XXC`` and ``XXS`` lines.  The same arguments give the same bytes.
+
+Exit status: 0 success; 1 no legal pairing (Article 1.8.3; the players who cannot
+be paired are named on standard error); 2 usage error; 3 invalid input (file
+unreadable, malformed TRF as ``FILE:LINE:COLUMN: problem``, inconsistent data);
+4 the checker found differences.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from .model import (
+    Colour,
+    EngineError,
+    Explanation,
+    InvalidSnapshot,
+    NoLegalPairing,
+    Pairing,
+    Result,
+    Snapshot,
+)
+from .trf import TrfError, TrfTournament, dump_trf, from_generated, parse_trf
+
+EXIT_OK = 0
+EXIT_NO_PAIRING = 1
+EXIT_USAGE = 2
+EXIT_INVALID = 3
+EXIT_DIFFERENCES = 4
+
+PLACEHOLDER_RATING = 1000  # only to decide whether any legal pairing exists (rating-free)
+
+
+class _InputError(Exception):
+    """Invalid input: the message is already the one line(s) to print."""
+
+
+def _pair_round(snapshot: Snapshot) -> Pairing:
+    from . import pair_round  # late import: the engine module is loaded only when pairing
+
+    return pair_round(snapshot)
+
+
+def _read(path: str) -> TrfTournament:
+    try:
+        text = Path(path).read_bytes().decode("utf-8", errors="replace")
+    except OSError as exc:
+        raise _InputError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
+    try:
+        return parse_trf(text)
+    except TrfError as exc:
+        raise _InputError(
+            "\n".join(f"{path}:{p.line}:{p.column}: {p.message}" for p in exc.problems)
+        ) from None
+
+
+def _missing_ratings(t: TrfTournament) -> list[int]:
+    return [p.id for p in t.players if p.rating is None or p.rating <= 0]
+
+
+def _no_pairing_message(round_number: int, exc: NoLegalPairing) -> str:
+    players = ", ".join(str(p) for p in exc.players) or "(not named by the engine)"
+    return (
+        f"round {round_number} cannot be completed: there is no legal pairing (Dubov 1.8.3, the arbiter "
+        f"decides). Players who cannot be paired: {players}. Engine: {exc}"
+    )
+
+
+def _pair_from_file(t: TrfTournament, path: str, round_number: int | None) -> tuple[Snapshot, Pairing]:
+    """Snapshot and pairing, or _InputError / NoLegalPairing.
+
+    A file without ratings is invalid input (Dubov 1.1), except that whether any legal
+    pairing exists does not depend on ratings: when it does not, that is reported."""
+    try:
+        snapshot = t.snapshot(round_number)
+    except InvalidSnapshot as exc:
+        if _missing_ratings(t):
+            try:
+                stand_in = t.snapshot(round_number, default_rating=PLACEHOLDER_RATING)
+            except InvalidSnapshot:
+                raise _InputError(f"{path}: {exc}") from None
+            try:
+                _pair_round(stand_in)
+            except NoLegalPairing:
+                raise
+            except EngineError:
+                pass
+        raise _InputError(f"{path}: {exc}") from None
+    try:
+        return snapshot, _pair_round(snapshot)
+    except NoLegalPairing:
+        raise
+    except EngineError as exc:
+        raise _InputError(f"{path}: {exc}") from None
+
+
+def _write_pairing(pairing: Pairing, out: TextIO) -> None:
+    lines = [f"{b.white} {b.black}" for b in pairing.boards]
+    if pairing.bye is not None:
+        lines.append(f"{pairing.bye} 0")
+    out.write(f"{len(lines)}\n")
+    for line in lines:
+        out.write(line + "\n")
+
+
+def _ids(ids: Sequence[int]) -> str:
+    return " ".join(str(i) for i in ids) if ids else "-"
+
+
+def format_explanation(expl: Explanation, round_number: int | None = None) -> str:
+    """A readable trace of :class:`Explanation`: PAB (2.1), every bracket (2.2: residents,
+    upfloaters and why, G1/G2, shifts, S1/T2), then the colour rule of every board (5.2)."""
+    out: list[str] = []
+    title = f"Round {round_number}" if round_number is not None else "Round"
+    out.append(f"{title}: how the pairing was made")
+    bye = expl.bye
+    out.append("")
+    out.append("Pairing-allocated bye (2.1)")
+    if bye.player is None:
+        out.append(f"  none{': ' + bye.reason if bye.reason else ''}")
+    else:
+        out.append(f"  player {bye.player}{': ' + bye.reason if bye.reason else ''}")
+    if bye.eligible:
+        out.append(f"  eligible, in 2.1.3-2.1.5 order: {_ids(bye.eligible)}")
+    if bye.rejected_incomplete:
+        out.append(f"  rejected, the others could not all be paired (2.1.2): {_ids(bye.rejected_incomplete)}")
+    for n, br in enumerate(expl.brackets, start=1):
+        out.append("")
+        out.append(f"Bracket {n}: score {br.score}")
+        out.append(f"  residents: {_ids(br.residents)}")
+        up = f"  upfloaters: {_ids(br.upfloaters)}"
+        if br.upfloater_reason:
+            up += f" ({br.upfloater_reason})"
+        out.append(up)
+        out.append(f"  G1 (White seekers): {_ids(br.g1)}")
+        out.append(f"  G2: {_ids(br.g2)}")
+        if br.shifted_from_smaller or br.shifted_from_larger:
+            out.append(f"  shifted from the smaller subgroup (2.2.4.1): {_ids(br.shifted_from_smaller)}")
+            out.append(f"  shifted from the larger subgroup (2.2.4.2): {_ids(br.shifted_from_larger)}")
+        out.append(f"  S1 (2.2.5): {_ids(br.s1)}")
+        out.append(f"  T2 (2.2.6): {_ids(br.t2)}")
+        for note in br.notes:
+            out.append(f"  note: {note}")
+    if expl.colours:
+        out.append("")
+        out.append("Colours (5.2)")
+        for c in expl.colours:
+            line = f"  {c.white}-{c.black}: rule {c.rule}"
+            if c.reason:
+                line += f", {c.reason}"
+            out.append(line)
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- -p
+
+
+def _cmd_pair(args: argparse.Namespace) -> int:
+    t = _read(args.file)
+    round_number = args.round
+    shown = round_number if round_number is not None else t.rounds_played() + 1
+    try:
+        _, pairing = _pair_from_file(t, args.file, round_number)
+    except NoLegalPairing as exc:
+        print(_no_pairing_message(shown, exc), file=sys.stderr)
+        return EXIT_NO_PAIRING
+    if args.pair in (None, "-"):
+        _write_pairing(pairing, sys.stdout)
+        if args.explain:
+            sys.stdout.write("\n" + format_explanation(pairing.explanation, pairing.round_number))
+    else:
+        try:
+            with open(args.pair, "w", encoding="utf-8", newline="\n") as fh:
+                _write_pairing(pairing, fh)
+        except OSError as exc:
+            raise _InputError(f"{args.pair}: cannot write the pairing: {exc.strerror or exc}") from None
+        if args.explain:
+            sys.stdout.write(format_explanation(pairing.explanation, pairing.round_number))
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- -c
+
+
+def _recorded_round(
+    t: TrfTournament, k: int
+) -> tuple[dict[frozenset[int], tuple[int, int] | None], int | None]:
+    """Round k as recorded: {pair: (white, black) or None if no colours}, PAB player."""
+    pairs: dict[frozenset[int], tuple[int, int] | None] = {}
+    pab = None
+    for p in t.players:
+        if len(p.history) < k:
+            continue
+        e = p.history[k - 1]
+        if e.result is Result.PAIRING_BYE:
+            pab = p.id
+        if e.opponent is None:
+            continue
+        key = frozenset((p.id, e.opponent))
+        if e.colour is Colour.WHITE:
+            pairs[key] = (p.id, e.opponent)
+        elif e.colour is Colour.BLACK:
+            pairs[key] = (e.opponent, p.id)
+        else:
+            pairs.setdefault(key, None)
+    return pairs, pab
+
+
+def _check_round(t: TrfTournament, path: str, k: int) -> list[str]:
+    """Differences between the file's round k and our pairing of it (empty: identical)."""
+    pairs, pab = _recorded_round(t, k)
+    opponent: dict[int, int] = {}
+    for key in pairs:
+        a, b = tuple(key)
+        opponent[a], opponent[b] = b, a
+    try:
+        _, pairing = _pair_from_file(t, path, k)
+    except NoLegalPairing as exc:
+        return [f"  the engine finds no legal pairing: {_no_pairing_message(k, exc)}"]
+    diffs: list[str] = []
+    ours: set[frozenset[int]] = set()
+    for b in pairing.boards:
+        key = frozenset((b.white, b.black))
+        ours.add(key)
+        if key in pairs:
+            rec = pairs[key]
+            if rec is None or rec == (b.white, b.black):
+                continue
+            diffs.append(
+                f"  board {b.number}: engine {b.white}-{b.black}, file {rec[0]}-{rec[1]} (colours swapped)"
+            )
+        else:
+            theirs = []
+            for pid in (b.white, b.black):
+                if pid in opponent:
+                    rec = pairs[frozenset((pid, opponent[pid]))]
+                    theirs.append(
+                        f"{rec[0]}-{rec[1]}" if rec else f"{pid}-{opponent[pid]} (colours not recorded)"
+                    )
+                elif pid == pab:
+                    theirs.append(f"{pid} bye")
+                else:
+                    theirs.append(f"{pid} not paired")
+            diffs.append(
+                f"  board {b.number}: engine {b.white}-{b.black}, file {', '.join(dict.fromkeys(theirs))}"
+            )
+    for key, rec in sorted(pairs.items(), key=lambda kv: sorted(kv[0])):
+        if key not in ours:
+            a, b = sorted(key)
+            if not any(a in o or b in o for o in ours) and pairing.bye not in key:
+                shown = f"{rec[0]}-{rec[1]}" if rec else f"{a}-{b}"
+                diffs.append(f"  file {shown}: neither player paired by the engine")
+    if pab != pairing.bye:
+        diffs.append(
+            f"  bye: engine {pairing.bye if pairing.bye is not None else 'none'}, file {pab if pab is not None else 'none'}"
+        )
+    return diffs
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    t = _read(args.file)
+    played = t.rounds_played()
+    if played == 0:
+        raise _InputError(f"{args.file}: no round has been played; nothing to check")
+    if t.total_rounds is None:
+        raise _InputError(
+            f"{args.file}: the file does not say how many rounds the tournament has (XXR n / 142)"
+        )
+    different = 0
+    for k in range(1, played + 1):
+        diffs = _check_round(t, args.file, k)
+        if diffs:
+            different += 1
+            print(f"round {k}: {len(diffs)} difference{'s' if len(diffs) != 1 else ''}")
+            for d in diffs:
+                print(d)
+        else:
+            print(f"round {k}: identical")
+    if different:
+        print(f"{different} of {played} rounds differ")
+        return EXIT_DIFFERENCES
+    print(f"all {played} rounds identical")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- -g
+
+
+def _cmd_generate(args: argparse.Namespace) -> int:
+    from .generator import GeneratorConfig, generate, generate_fast
+
+    colour = {"white": Colour.WHITE, "black": Colour.BLACK, None: None}[args.initial_colour]
+    try:
+        config = GeneratorConfig(
+            players=args.players,
+            rounds=args.rounds,
+            seed=args.seed,
+            draw_rate=args.draw_rate,
+            forfeit_rate=args.forfeit_rate,
+            bye_rate=args.bye_rate,
+            withdrawal_rate=args.withdrawal_rate,
+            late_entry_rate=args.late_entry_rate,
+            rating_min=args.rating_min,
+            rating_max=args.rating_max,
+            initial_colour=colour,
+            forbidden_pairs=args.forbidden_pairs,
+        )
+        if args.fast:
+            generated = generate_fast(config, args.played)
+        else:
+            generated = generate(config, rounds_to_play=args.played)
+    except (ValueError, EngineError) as exc:
+        raise _InputError(f"generator: {exc}") from None
+    kind = "fast plausible history" if args.fast else "every round paired by the Dubov engine"
+    t = from_generated(generated, name=f"Random Dubov tournament, seed {args.seed} ({kind})")
+    text = dump_trf(t)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise _InputError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- main
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="python -m pairing.engine",
+        description="FIDE Dubov system (C.04.4.1) pairing engine: pair, check or generate TRF-16 files.",
+        epilog="Exit status: 0 ok, 1 no legal pairing, 2 usage error, 3 invalid input, 4 checker found differences.",
+    )
+    ap.add_argument("--dubov", action="store_true", required=True, help="the pairing system (the only one)")
+    ap.add_argument("file", nargs="?", help="TRF-16 input file (for -p and -c)")
+    mode = ap.add_mutually_exclusive_group(required=True)
+    mode.add_argument(
+        "-p",
+        dest="pair",
+        nargs="?",
+        const="-",
+        metavar="OUT",
+        help="pair the next round; write to OUT (default stdout)",
+    )
+    mode.add_argument(
+        "-c", dest="check", action="store_true", help="re-pair every round and report differences"
+    )
+    mode.add_argument("-g", dest="generate", action="store_true", help="generate a random tournament")
+    ap.add_argument("--round", type=_positive, help="with -p: the round to pair (default: the next one)")
+    ap.add_argument("--explain", action="store_true", help="with -p: print the engine's reasoning")
+    g = ap.add_argument_group("generator (-g)")
+    g.add_argument("--players", type=_positive)
+    g.add_argument("--rounds", type=_positive, help="rounds declared (XXR)")
+    g.add_argument("--played", type=int, help="rounds to play (default: all)")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--draw-rate", type=_rate, default=0.3)
+    g.add_argument("--forfeit-rate", type=_rate, default=0.02)
+    g.add_argument("--bye-rate", type=_rate, default=0.03)
+    g.add_argument("--withdrawal-rate", type=_rate, default=0.01)
+    g.add_argument("--late-entry-rate", type=_rate, default=0.0)
+    g.add_argument("--rating-min", type=_positive, default=1000)
+    g.add_argument("--rating-max", type=_positive, default=2700)
+    g.add_argument("--initial-colour", choices=["white", "black"], help="default: drawn from the seed")
+    g.add_argument("--forbidden-pairs", type=int, default=0)
+    g.add_argument(
+        "--fast", action="store_true", help="plausible history without the Dubov pairer (benchmarks)"
+    )
+    g.add_argument("-o", dest="output", metavar="OUT.trf", help="output file (default stdout)")
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    if args.generate:
+        if args.file is not None:
+            ap.error("-g takes no input file")
+        if args.players is None or args.rounds is None:
+            ap.error("-g needs --players and --rounds")
+    else:
+        if args.file is None:
+            ap.error("an input TRF file is needed with -p and -c")
+        if args.round is not None and not args.pair:
+            ap.error("--round goes with -p")
+    try:
+        if args.generate:
+            return _cmd_generate(args)
+        if args.check:
+            return _cmd_check(args)
+        return _cmd_pair(args)
+    except _InputError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_INVALID
+
+
+if __name__ == "__main__":
+    sys.exit(main())

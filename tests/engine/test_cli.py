@@ -1,0 +1,224 @@
+"""Command line: ``python -m pairing.engine --dubov ...`` (pairing/engine/__main__.py).
+
+Exit status: 0 ok, 1 no legal pairing, 2 usage, 3 invalid input, 4 checker differences.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pairing.engine.__main__ import main
+from pairing.engine.trf import parse_trf
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / ".." / "shared" / "fixtures" / "dubov"
+needs_fixtures = pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"fixture folder {FIXTURES} is absent")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def generated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int = 7, name: str = "gen.trf"
+) -> Path:
+    path = tmp_path / name
+    code, _, err = run(
+        capsys, "--dubov", "-g", "--players", "12", "--rounds", "5", "--seed", str(seed), "-o", str(path)
+    )
+    assert code == 0, err
+    return path
+
+
+def four_players(tmp_path: Path, extra: str = "XXR 5\nXXC white1\n") -> Path:
+    """Four players before round 1; ids 1-4 by rating."""
+    lines = []
+    for pid, rating in ((1, 2400), (2, 2300), (3, 2200), (4, 2100)):
+        lines.append(f"001 {pid:4d}      {'Player ' + str(pid):<33} {rating:4d}")
+    path = tmp_path / "four.trf"
+    path.write_text("\n".join(lines) + "\n" + extra)
+    return path
+
+
+# ---------------------------------------------------------------- -p
+
+
+def test_pairs_round_one_and_prints_pair_count_then_boards(tmp_path: Path, capsys) -> None:
+    """Round 1, initial colour White, four players: 1-3 and 4-2 (the top half plays the
+    bottom half; 5.2.1 gives TPN 1 White and TPN 2 Black)."""
+    code, out, _ = run(capsys, "--dubov", str(four_players(tmp_path)), "-p")
+    assert code == 0
+    assert out.splitlines() == ["2", "1 3", "4 2"]
+
+
+def test_writes_the_pairing_to_a_file(tmp_path: Path, capsys) -> None:
+    target = tmp_path / "out.txt"
+    code, out, _ = run(capsys, "--dubov", str(four_players(tmp_path)), "-p", str(target))
+    assert code == 0
+    assert out == ""
+    assert target.read_text().splitlines() == ["2", "1 3", "4 2"]
+
+
+def test_pab_is_written_as_id_zero(tmp_path: Path, capsys) -> None:
+    path = four_players(tmp_path, "XXR 5\nXXC white1\nXXZ 2\n")
+    code, out, _ = run(capsys, "--dubov", str(path), "-p")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "2"
+    assert lines[-1] == "4 0"  # the lowest ranked eligible player gets the PAB (2.1)
+
+
+def test_explain_prints_the_bye_brackets_and_colours(tmp_path: Path, capsys) -> None:
+    code, out, _ = run(capsys, "--dubov", str(four_players(tmp_path)), "-p", "--explain")
+    assert code == 0
+    assert "Pairing-allocated bye (2.1)" in out
+    assert "Bracket 1" in out
+    assert "Colours (5.2)" in out
+
+
+@needs_fixtures
+@pytest.mark.parametrize("name", ["no_legal_pairings.trf", "no_legal_pairings_odd.trf"])
+def test_no_legal_pairing_exits_1_and_names_the_players(name: str, capsys) -> None:
+    """engine-b's files: every player has met every possible opponent, so round 4
+    cannot be completed.  These files have no ratings; the existence of a legal
+    pairing does not depend on ratings, so the answer is still 1, not 3."""
+    path = FIXTURES / "engine-b" / name
+    code, out, err = run(capsys, "--dubov", str(path), "-p")
+    assert code == 1
+    assert out == ""
+    assert "round 4 cannot be completed" in err
+    named = re.search(r"Players who cannot be paired: ([\d, ]+)", err)
+    assert named is not None, err
+    ids = {int(x) for x in named.group(1).split(",")}
+    assert ids and ids <= {p.id for p in parse_trf(path.read_text()).players}
+    assert "Traceback" not in err
+
+
+def test_malformed_file_exits_3_with_file_line_and_column(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "bad.trf"
+    line = f"001    1      {'Player 1':<33} 2400" + " " * 39 + "   2 w x"
+    path.write_text(line + "\n" + f"001    2      {'Player 2':<33} 2300\nXXR 3\n")
+    code, out, err = run(capsys, "--dubov", str(path), "-p")
+    assert code == 3
+    assert err.startswith(f"{path}:1:99: expected a result code")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_missing_file_exits_3(tmp_path: Path, capsys) -> None:
+    code, _, err = run(capsys, "--dubov", str(tmp_path / "none.trf"), "-p")
+    assert code == 3
+    assert "cannot read the file" in err
+
+
+def test_missing_round_count_exits_3(tmp_path: Path, capsys) -> None:
+    code, _, err = run(capsys, "--dubov", str(four_players(tmp_path, "")), "-p")
+    assert code == 3
+    assert "how many rounds" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@needs_fixtures
+def test_missing_rating_exits_3_when_a_pairing_exists(capsys) -> None:
+    code, _, err = run(capsys, "--dubov", str(FIXTURES / "engine-b" / "dubov_bye_for_high_tpn.trf"), "-p")
+    assert code == 3
+    assert "has no rating" in err
+
+
+def test_round_beyond_the_tournament_exits_3(tmp_path: Path, capsys) -> None:
+    code, _, err = run(capsys, "--dubov", str(four_players(tmp_path)), "-p", "--round", "6")
+    assert code == 3
+    assert "beyond" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--dubov"],  # no mode
+        ["x.trf", "-p"],  # no --dubov
+        ["--dubov", "-p"],  # no file
+        ["--dubov", "-g", "--players", "10"],  # no --rounds
+        ["--dubov", "-g", "--players", "10", "--rounds", "5", "--draw-rate", "2"],
+    ],
+)
+def test_usage_errors_exit_2(argv: list[str], capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+
+
+def test_module_runs_as_a_program_without_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.trf"
+    bad.write_text("001  abc\nXXR 3\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pairing.engine", "--dubov", str(bad), "-p"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 3
+    assert proc.stderr.startswith(f"{bad}:1:5: expected the starting rank")
+    assert "Traceback" not in proc.stderr
+
+
+# ---------------------------------------------------------------- -g and -c
+
+
+def test_generator_is_deterministic(tmp_path: Path, capsys) -> None:
+    a = generated(tmp_path, capsys, seed=7, name="a.trf").read_bytes()
+    b = generated(tmp_path, capsys, seed=7, name="b.trf").read_bytes()
+    c = generated(tmp_path, capsys, seed=8, name="c.trf").read_bytes()
+    assert a == b
+    assert a != c
+    t = parse_trf(a.decode())
+    assert t.total_rounds == 5
+    assert t.rounds_played() == 5
+    assert t.initial_colour is not None
+    text = a.decode()
+    assert "\nXXR 5\n" in text and "\nXXC " in text and "\nXXS " in text
+
+
+def test_fast_generator_writes_a_readable_file(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "fast.trf"
+    code, _, err = run(
+        capsys, "--dubov", "-g", "--fast", "--players", "40", "--rounds", "7", "--seed", "1", "-o", str(path)
+    )
+    assert code == 0, err
+    assert len(parse_trf(path.read_text()).players) == 40
+
+
+def test_checker_accepts_a_tournament_paired_by_our_engine(tmp_path: Path, capsys) -> None:
+    path = generated(tmp_path, capsys)
+    code, out, _ = run(capsys, "--dubov", str(path), "-c")
+    assert code == 0
+    assert "all 5 rounds identical" in out
+
+
+def _swap_round_one_colours(text: str) -> str:
+    """Swap the colours of player 1's round-1 game on both lines."""
+    t = parse_trf(text)
+    opp = t.player(1).history[0].opponent
+    assert opp is not None
+    lines = text.splitlines()
+    flip = {"w": "b", "b": "w"}
+    for i, line in enumerate(lines):
+        if line.startswith("001") and int(line[4:8]) in (1, opp):
+            lines[i] = line[:96] + flip[line[96]] + line[97:]
+    return "\n".join(lines) + "\n"
+
+
+def test_checker_reports_an_altered_board_and_exits_non_zero(tmp_path: Path, capsys) -> None:
+    path = generated(tmp_path, capsys)
+    altered = tmp_path / "altered.trf"
+    altered.write_text(_swap_round_one_colours(path.read_text()))
+    code, out, _ = run(capsys, "--dubov", str(altered), "-c")
+    assert code == 4
+    assert "round 1: 1 difference" in out
+    assert "colours swapped" in out
