@@ -153,11 +153,7 @@ class Round:
         summed.  C10: upfloated in the previous round (D7).  C8-C10 are off in the
         last round (D9)."""
         c6 = tuple(-s for s in sorted(self.st[p].score for p in ups))
-        c7 = self.min_over_pairings(
-            [*residents, *ups],
-            "c7",
-            lambda a, b: int(self.st[a].preference.colour is self.st[b].preference.colour),
-        )
+        c7 = self.min_c7([*residents, *ups])
         if self.last_round:
             c8 = c9 = c10 = 0
         else:
@@ -166,6 +162,16 @@ class Round:
             c9 = sum(self.st[p].upfloats for p in maxi)
             c10 = sum(1 for p in ups if self.st[p].upfloated_previous)
         return (c6, c7, c8, c9, c10)
+
+    def min_c7(self, bracket: Sequence[int]) -> int | None:
+        """C7: fewest players without their colour preference over all legal
+        pairings of the bracket (a pair of players who prefer the same colour
+        costs one; every player has a preference, D4)."""
+        return self.min_over_pairings(
+            bracket,
+            "c7",
+            lambda a, b: int(self.st[a].preference.colour is self.st[b].preference.colour),
+        )
 
     def choose_upfloaters(self, residents: list[int], pool: list[int]) -> list[int]:
         """2.2.1-2.2.2 with C4 and C5: the smallest k for which some k-set makes the
@@ -269,7 +275,11 @@ class Round:
         g2_sorted = sorted(new_g2, key=lambda p: st[p].tpn)
         for t2 in itertools.permutations(g2_sorted):
             if all(self.legal(a, b) for a, b in zip(s1, t2, strict=True)):
-                return list(zip(s1, t2, strict=True))
+                pairs = list(zip(s1, t2, strict=True))
+                # Doc step 7: with these shifts every legal T2 has the optimal C7.
+                same = sum(st[a].preference.colour is st[b].preference.colour for a, b in pairs)
+                assert same == self.min_c7(bracket), "T2 misses the optimal C7"
+                return pairs
         raise AssertionError("a crossing pairing exists, so some transposition is legal")
 
     # ------------------------------------------------------------ Article 5
@@ -325,6 +335,9 @@ class Round:
             bracket = residents + ups
             pairs.extend(self.pair_bracket(bracket))
             unpaired = [p for p in unpaired if p not in bracket]
+        flat = sorted(p for pair in pairs for p in pair)
+        assert flat == sorted(p for p in self.to_pair if p != bye), "everyone paired once"
+        assert all(self.legal(a, b) for a, b in pairs), "absolute criteria hold"
         coloured = [self.colours(a, b) for a, b in pairs]
         coloured.sort(key=self.board_key)
         return coloured, bye
