@@ -202,7 +202,9 @@ def parse_order(text: str) -> tuple[TieBreak, ...]:
         tb = _ALIASES.get(token.upper())
         if tb is None:
             known = ", ".join(t.value for t in TieBreak)
-            raise ValueError(f"unknown tie-break {token!r} (item {position} of {text!r}); known codes: {known}")
+            raise ValueError(
+                f"unknown tie-break {token!r} (item {position} of {text!r}); known codes: {known}"
+            )
         result.append(tb)
     return tuple(result)
 
@@ -258,6 +260,10 @@ def _validate(t: TBTournament) -> dict[int, int]:
                 raise TieBreakError(f"player {p.id}, round {r}: unknown opponent {e.opponent}")
             if e.opponent == p.id:
                 raise TieBreakError(f"player {p.id}, round {r}: paired with themself")
+    for p in t.players:
+        for r, e in enumerate(p.history, start=1):
+            if e.opponent is None:
+                continue
             back = t.players[index[e.opponent]].history[r - 1]
             if back.opponent != p.id or back.result not in _MIRROR[e.result]:
                 raise TieBreakError(
@@ -375,7 +381,11 @@ class _Context:
         return self._cache[key]
 
     def _half_points_otb(self, i: int) -> int:
-        return sum(_GAME_FRACTION[self.t.players[i].history[r].result] for r in range(len(self.opp[i])) if self.otb[i][r])
+        return sum(
+            _GAME_FRACTION[self.t.players[i].history[r].result]
+            for r in range(len(self.opp[i]))
+            if self.otb[i][r]
+        )
 
     def tpr(self) -> list[Value]:
         if "TPR" not in self._cache:
