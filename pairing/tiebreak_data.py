@@ -48,6 +48,10 @@ def expected_hundredths(difference: int) -> int:
     return high if difference >= 0 else 100 - high
 
 
+# expected_hundredths(d) for d in -736 .. 736, for the PTP search (index d + 736).
+EXPECTED_BY_DIFFERENCE: tuple[int, ...] = tuple(expected_hundredths(d) for d in range(-736, 737))
+
+
 def dp_for_percent(p_hundredths: int) -> int:
     """B.02 8.1.1: rating difference for a fractional score given in hundredths (0 .. 100)."""
     if not 0 <= p_hundredths <= 100:

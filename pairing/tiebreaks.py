@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
 from pairing.engine.model import Colour, PointSystem, Result, RoundEntry
-from pairing.tiebreak_data import dp_for_percent, expected_hundredths
+from pairing.tiebreak_data import EXPECTED_BY_DIFFERENCE, dp_for_percent
 
 __all__ = [
     "StandingRow",
@@ -227,7 +227,7 @@ _GAME_FRACTION = {
     Result.LOSS_UNRATED: 0,
     Result.FORFEIT_LOSS: 0,
 }  # result in half points, for the rating-based tie-breaks
-_MIRROR = {
+_MIRROR_RESULTS = {
     Result.WIN: {Result.LOSS},
     Result.LOSS: {Result.WIN},
     Result.DRAW: {Result.DRAW},
@@ -237,6 +237,16 @@ _MIRROR = {
     Result.FORFEIT_WIN: {Result.FORFEIT_LOSS},
     Result.FORFEIT_LOSS: {Result.FORFEIT_WIN, Result.FORFEIT_LOSS},  # double forfeit
 }
+
+# The same tables keyed by the TRF code: hashing a str is much cheaper than an Enum member.
+_GAME = frozenset(r.value for r in _GAME_RESULTS)
+_FORFEIT = frozenset(r.value for r in _FORFEITS)
+_REQUESTED_BYE = frozenset(r.value for r in _REQUESTED)
+_AVAILABLE_UNPLAYED = frozenset({Result.PAIRING_BYE.value, Result.FORFEIT_WIN.value})
+_BYE = frozenset(r.value for r in Result if r.is_bye)
+_WON_CODES = frozenset(r.value for r in _WON)
+_HALF_POINTS = {r.value: h for r, h in _GAME_FRACTION.items()}
+_MIRROR = {r.value: frozenset(m.value for m in ms) for r, ms in _MIRROR_RESULTS.items()}
 
 
 def _validate(t: TBTournament) -> dict[int, int]:
@@ -250,7 +260,7 @@ def _validate(t: TBTournament) -> dict[int, int]:
         if len(p.history) != t.rounds:
             raise TieBreakError(f"player {p.id} has {len(p.history)} rounds of history, expected {t.rounds}")
         for r, e in enumerate(p.history, start=1):
-            if e.result.is_bye:
+            if e.result._value_ in _BYE:
                 if e.opponent is not None:
                     raise TieBreakError(f"player {p.id}, round {r}: a bye ({e.result.value}) has an opponent")
                 continue
@@ -265,7 +275,7 @@ def _validate(t: TBTournament) -> dict[int, int]:
             if e.opponent is None:
                 continue
             back = t.players[index[e.opponent]].history[r - 1]
-            if back.opponent != p.id or back.result not in _MIRROR[e.result]:
+            if back.opponent != p.id or back.result._value_ not in _MIRROR[e.result._value_]:
                 raise TieBreakError(
                     f"round {r}: player {p.id} has {e.result.value!r} against {e.opponent}, "
                     f"whose history does not match ({back.result.value!r} against {back.opponent})"
@@ -279,7 +289,9 @@ class _Context:
     def __init__(self, t: TBTournament, index: dict[int, int]):
         self.t = t
         self.n = len(t.players)
-        ps = t.points
+        points = {r.value: t.points.points(r) for r in Result}
+        draw = t.points.draw
+        self.code: list[list[str]] = []  # TRF result codes
         self.opp: list[list[int]] = []  # opponent index, -1 for no opponent
         self.pts: list[list[Decimal]] = []
         self.otb: list[list[bool]] = []  # over-the-board game (round robin: forfeits too)
@@ -287,19 +299,18 @@ class _Context:
         self.face: list[Decimal] = []
         self.as_opp: list[Decimal] = []  # score as seen by the opponents (16.3)
         for p in t.players:
-            opp, pts, otb, avail = [], [], [], []
-            for e in p.history:
-                game = e.result in _GAME_RESULTS or (t.round_robin and e.result in _FORFEITS)
-                opp.append(index[e.opponent] if e.opponent is not None else -1)
-                pts.append(ps.points(e.result))
-                otb.append(game)
-                avail.append(game or e.result in (Result.PAIRING_BYE, Result.FORFEIT_WIN))
+            code = [e.result._value_ for e in p.history]
+            opp = [index[e.opponent] if e.opponent is not None else -1 for e in p.history]
+            pts = [points[c] for c in code]
+            otb = [c in _GAME or (t.round_robin and c in _FORFEIT) for c in code]
+            avail = [g or c in _AVAILABLE_UNPLAYED for g, c in zip(otb, code, strict=True)]
             face = sum(pts, _ZERO)
             last_available = max((r for r, a in enumerate(avail) if a), default=-1)
             adjusted = face
-            for r in range(last_available + 1, len(p.history)):
-                if p.history[r].result in _REQUESTED:  # 16.2.5 -> 16.3.2
-                    adjusted += ps.draw - pts[r]
+            for r in range(last_available + 1, len(code)):
+                if code[r] in _REQUESTED_BYE:  # 16.2.5 -> 16.3.2
+                    adjusted += draw - pts[r]
+            self.code.append(code)
             self.opp.append(opp)
             self.pts.append(pts)
             self.otb.append(otb)
@@ -308,18 +319,24 @@ class _Context:
             self.as_opp.append(adjusted)
         self._cache: dict[object, list[Value]] = {}
         self._fore: _Context | None = None
+        self._items_cache: list[list[tuple[Decimal, Decimal, bool]]] | None = None
 
     # ------------------------------------------------------------ opponent-based
 
     def _items(self, i: int) -> list[tuple[Decimal, Decimal, bool]]:
         """(opponent value, points scored, VUR) per round: real opponent or dummy (16.4)."""
-        items = []
-        for r, j in enumerate(self.opp[i]):
-            if self.otb[i][r]:
-                items.append((self.as_opp[j], self.pts[i][r], False))
-            else:
-                items.append((self.face[i], self.pts[i][r], not self.avail[i][r]))
-        return items
+        if self._items_cache is None:
+            as_opp, face = self.as_opp, self.face
+            self._items_cache = [
+                [
+                    (as_opp[j], p, False) if game else (face[k], p, not available)
+                    for j, p, game, available in zip(
+                        self.opp[k], self.pts[k], self.otb[k], self.avail[k], strict=True
+                    )
+                ]
+                for k in range(self.n)
+            ]
+        return self._items_cache[i]
 
     def opponent_sum(self, kind: str, low: int, high: int) -> list[Value]:
         key = (kind, low, high)
@@ -381,11 +398,7 @@ class _Context:
         return self._cache[key]
 
     def _half_points_otb(self, i: int) -> int:
-        return sum(
-            _GAME_FRACTION[self.t.players[i].history[r].result]
-            for r in range(len(self.opp[i]))
-            if self.otb[i][r]
-        )
+        return sum(_HALF_POINTS[c] for c, game in zip(self.code[i], self.otb[i], strict=True) if game)
 
     def tpr(self) -> list[Value]:
         if "TPR" not in self._cache:
@@ -445,8 +458,8 @@ _COUNTERS = {
     # 7.1: as many points as a win, played or not
     "WIN": lambda c, i, r, e: c.pts[i][r] == c.t.points.win,
     # 7.2 / 7.4: won over the board
-    "WON": lambda c, i, r, e: c.otb[i][r] and e.result in _WON,
-    "BWG": lambda c, i, r, e: c.otb[i][r] and e.result in _WON and e.colour is Colour.BLACK,
+    "WON": lambda c, i, r, e: c.otb[i][r] and c.code[i][r] in _WON_CODES,
+    "BWG": lambda c, i, r, e: c.otb[i][r] and c.code[i][r] in _WON_CODES and e.colour is Colour.BLACK,
     # 7.3: played over the board with Black
     "BPG": lambda c, i, r, e: c.otb[i][r] and e.colour is Colour.BLACK,
     # 7.5: available to play (not a VUR)
@@ -492,7 +505,7 @@ def _round_average(values: Sequence[int]) -> int:
 def _perfect_performance(ratings: list[int], half_points: int) -> int:
     """C.07 10.3: the lowest integer rating whose expected score (B.02 8.1.2, no 400 cap)
     reaches the score over the board.  0 points: lowest opponent - 800; 100 %: highest
-    opponent + 800 (the dp table's ends).  Binary search, O(R·log 1600)."""
+    opponent + 800 (the dp table's ends).  Binary search, O(R·log 1472)."""
     if not ratings:
         return 0
     if half_points == 0:
@@ -500,11 +513,12 @@ def _perfect_performance(ratings: list[int], half_points: int) -> int:
     if half_points == 2 * len(ratings):
         return max(ratings) + 800
     target = 50 * half_points  # in hundredths of a point
+    table = EXPECTED_BY_DIFFERENCE  # differences beyond +-736 are clamped: 0.00 / 1.00
 
     def expected(rating: int) -> int:
-        return sum(expected_hundredths(rating - r) for r in ratings)
+        return sum(table[min(max(rating - r, -736), 736) + 736] for r in ratings)
 
-    lo, hi = min(ratings) - 800, max(ratings) + 800  # expected(lo) == 0 < target <= expected(hi)
+    lo, hi = min(ratings) - 736, max(ratings) + 736  # expected(lo) == 0 < target <= expected(hi)
     while hi - lo > 1:
         mid = (lo + hi) // 2
         if expected(mid) >= target:
