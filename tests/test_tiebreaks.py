@@ -16,6 +16,8 @@ import time
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pairing.engine.model import Colour, PointSystem, Result, RoundEntry
 from pairing.tiebreak_data import dp_for_percent, expected_hundredths
@@ -735,15 +737,19 @@ def test_no_games_gives_zero_for_averages():
 
 
 def random_tournament(n: int, rounds: int, seed: int = 1) -> TBTournament:
-    """A consistent random Swiss-like history: random pairings, byes, absences, forfeits."""
+    """A consistent random Swiss-like history: random pairings, PABs, requested byes,
+    forfeits (also double), withdrawals and late entries."""
     rng = random.Random(seed)
     histories: dict[int, list[RoundEntry]] = {pid: [] for pid in range(1, n + 1)}
-    for _ in range(rounds):
+    leaves = {pid: rng.randrange(1, rounds + 1) for pid in rng.sample(list(histories), max(1, n // 20))}
+    arrives = {pid: rng.randrange(0, rounds) for pid in rng.sample(list(histories), max(1, n // 20))}
+    for rnd in range(rounds):
         ids = list(histories)
         rng.shuffle(ids)
-        absent = set(ids[: n // 50])
-        present = [pid for pid in ids if pid not in absent]
-        for pid in absent:
+        away = {pid for pid in ids if leaves.get(pid, rounds + 1) <= rnd or arrives.get(pid, 0) > rnd}
+        away |= set(ids[: max(1, n // 50)])
+        present = [pid for pid in ids if pid not in away]
+        for pid in away:
             histories[pid].append(RoundEntry(None, None, rng.choice([Result.HALF_BYE, Result.ZERO_BYE])))
         if len(present) % 2:
             histories[present.pop()].append(RoundEntry(None, None, Result.PAIRING_BYE))
@@ -753,7 +759,10 @@ def random_tournament(n: int, rounds: int, seed: int = 1) -> TBTournament:
                     (Result.WIN, Result.LOSS),
                     (Result.DRAW, Result.DRAW),
                     (Result.LOSS, Result.WIN),
+                    (Result.WIN, Result.LOSS),
+                    (Result.DRAW_UNRATED, Result.DRAW_UNRATED),
                     (Result.FORFEIT_WIN, Result.FORFEIT_LOSS),
+                    (Result.FORFEIT_LOSS, Result.FORFEIT_LOSS),
                 ]
             )
             histories[a].append(RoundEntry(b, Colour.WHITE, ra))
@@ -762,6 +771,99 @@ def random_tournament(n: int, rounds: int, seed: int = 1) -> TBTournament:
         TBPlayer(pid, 1400 + rng.randrange(1400), tuple(h), tpn=pid) for pid, h in histories.items()
     )
     return TBTournament(players, rounds)
+
+
+# ---------------------------------------------------------------- a literal second implementation
+
+_LIT_GAMES = {
+    Result.WIN,
+    Result.DRAW,
+    Result.LOSS,
+    Result.WIN_UNRATED,
+    Result.DRAW_UNRATED,
+    Result.LOSS_UNRATED,
+}
+
+
+def literal(t: TBTournament) -> dict[str, dict[int, object]]:
+    """BH, BH-C1, SB, SB-C1, ARO, GE, WIN, WON straight from the rules, round by round,
+    without any precomputation (quadratic; for cross-checking only)."""
+    ps = t.points
+    by_id = {p.id: p for p in t.players}
+
+    def score(p):
+        return sum((ps.points(e.result) for e in p.history), D(0))
+
+    def available(e):
+        return e.result in _LIT_GAMES or e.result in (Result.PAIRING_BYE, Result.FORFEIT_WIN)
+
+    def score_for_opponents(p):  # 16.3
+        total = D(0)
+        for r, e in enumerate(p.history):
+            later = p.history[r + 1 :]
+            requested = e.result in (Result.HALF_BYE, Result.FULL_BYE, Result.ZERO_BYE)
+            if requested and not any(available(x) for x in later):
+                total += ps.draw  # 16.2.5 -> 16.3.2
+            else:
+                total += ps.points(e.result)
+        return total
+
+    def contributions(p):  # (value, points, vur) per round, 16.4
+        out = []
+        for e in p.history:
+            if e.result in _LIT_GAMES:
+                out.append((score_for_opponents(by_id[e.opponent]), ps.points(e.result), False))
+            else:
+                out.append((score(p), ps.points(e.result), not available(e)))
+        return out
+
+    def cut1(rows):
+        if not rows:
+            return D(0)
+        total = sum(c for _, c, _ in rows)
+        lowest = min(v for v, _, _ in rows)
+        lsv = min(c for v, c, _ in rows if v == lowest)
+        vur = [c for _, c, u in rows if u]
+        return total - (max(min(vur), lsv) if vur else lsv)
+
+    out: dict[str, dict[int, object]] = {
+        k: {} for k in ("BH", "BH-C1", "SB", "SB-C1", "ARO", "GE", "WIN", "WON")
+    }
+    for p in t.players:
+        rows = contributions(p)
+        out["BH"][p.id] = sum((v for v, _, _ in rows), D(0))
+        out["BH-C1"][p.id] = cut1([(v, v, u) for v, _, u in rows])
+        out["SB"][p.id] = sum((v * x for v, x, _ in rows), D(0))
+        out["SB-C1"][p.id] = cut1([(v, v * x, u) for v, x, u in rows])
+        ratings = [by_id[e.opponent].rating for e in p.history if e.result in _LIT_GAMES]
+        out["ARO"][p.id] = (
+            int((D(sum(ratings)) / len(ratings)).quantize(D(1), "ROUND_HALF_UP")) if ratings else 0
+        )
+        out["GE"][p.id] = sum(1 for e in p.history if available(e))
+        out["WIN"][p.id] = sum(1 for e in p.history if ps.points(e.result) == ps.win)
+        out["WON"][p.id] = sum(1 for e in p.history if e.result in (Result.WIN, Result.WIN_UNRATED))
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**9),
+    n=st.integers(4, 40),
+    rounds=st.integers(1, 9),
+    three_one_zero=st.booleans(),
+)
+def test_matches_the_literal_implementation_on_generated_tournaments(seed, n, rounds, three_one_zero):
+    """Cross-check (style 11): the O(N·R) module against the rule-by-rule version."""
+    t = random_tournament(n, rounds, seed)
+    if three_one_zero:
+        t = TBTournament(
+            t.players, t.rounds, PointSystem(D(3), D(1), D(0), D(3), D(0), D(3), D(3), D(1), D(0))
+        )
+    expected = literal(t)
+    names = tuple(expected)
+    got = compute(t, parse_order(" ".join(names)))
+    for k, name in enumerate(names):
+        assert {pid: v[k] for pid, v in got.items()} == expected[name], name
 
 
 def best_time(t: TBTournament, order: tuple[TieBreak, ...]) -> float:
