@@ -28,7 +28,7 @@ Unplayed rounds (C.07 art. 16, as the commission's exercises apply it):
 * Rating-based tie-breaks (ARO, TPR, APRO, PTP, APPO) and AOB use over-the-board games
   only; averages of ratings round half up to an integer, AOB to two decimals.
 
-Every tie-break is O(N·R) once the scores are known (PTP adds a factor log(1600)),
+Every tie-break is O(N·R) once the scores are known (PTP adds a factor log 1472 for its search),
 direct encounter is O(N·R) plus the (small) mini-tournaments of the tied groups.
 """
 

@@ -288,7 +288,8 @@ def test_ex20_tpr_uses_the_score_over_the_board():
     face score divided by the games played (David 0.88, Franck 0.75, Maria 0.63, Nick
     2.00, Jessica 0.75) while its dp and TPR columns use the over-the-board score
     (3.0/4 -> .75 -> 193, 2.0/4 -> 0, 1.5/4 = .375 -> .38 -> -87, 0 -> -800).  The dp
-    and TPR columns are the ones C.07 10.2 describes; we reproduce those.
+    and TPR columns follow section 5's rule that unplayed games are ignored, score
+    included; we reproduce those.
     """
     expected = {2: 2120, 3: 2089, 4: 2081, 1: 1969, 16: 1969, 6: 1813, 11: 1776, 8: 1730, 5: 1690,
                 14: 1925, 15: 1788, 12: 1250, 13: 1781, 7: 1611, 9: 1175, 10: 1640}  # fmt: skip
