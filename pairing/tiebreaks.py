@@ -39,6 +39,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Protocol
 
 from pairing.engine.model import Colour, PointSystem, Result, RoundEntry
 from pairing.tiebreak_data import EXPECTED_BY_DIFFERENCE, dp_for_percent
@@ -64,6 +65,13 @@ class TieBreakError(ValueError):
     """The tournament data handed to :func:`compute` is inconsistent."""
 
 
+class _HasHistory(Protocol):
+    id: int
+    rating: int
+    tpn: int
+    history: tuple[RoundEntry, ...]
+
+
 @dataclass(frozen=True)
 class TBPlayer:
     """One participant: ``history`` has one entry per completed round (``Z`` when not paired).
@@ -85,6 +93,18 @@ class TBTournament:
     rounds: int
     points: PointSystem = field(default_factory=PointSystem)
     round_robin: bool = False
+
+    @classmethod
+    def from_players(
+        cls, players: Iterable[_HasHistory], points: PointSystem | None = None, round_robin: bool = False
+    ) -> TBTournament:
+        """From the engine's :class:`~pairing.engine.model.Player` objects (or anything with
+        ``id``, ``rating``, ``history`` and ``tpn``), all with the same number of rounds."""
+        tb_players = tuple(TBPlayer(p.id, p.rating, tuple(p.history), p.tpn) for p in players)
+        lengths = {len(p.history) for p in tb_players}
+        if len(lengths) > 1:
+            raise TieBreakError(f"players have histories of different lengths: {sorted(lengths)}")
+        return cls(tb_players, lengths.pop() if lengths else 0, points or PointSystem(), round_robin)
 
 
 @dataclass(frozen=True)

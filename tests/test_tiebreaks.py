@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pairing.engine.model import Colour, PointSystem, Result, RoundEntry
+from pairing.engine.model import Colour, Player, PointSystem, Result, RoundEntry
 from pairing.tiebreak_data import dp_for_percent, expected_hundredths
 from pairing.tiebreaks import (
     StandingRow,
@@ -723,6 +723,15 @@ def test_inconsistent_histories_are_rejected(history_b, message):
     )
     with pytest.raises(TieBreakError, match=message):
         compute(t, (TB.BH,))
+
+
+def test_tournament_from_engine_players():
+    """The engine's Player (id, tpn, rating, history) converts directly."""
+    engine_players = [Player(p.id, p.tpn, p.rating, history=p.history) for p in SWISS.players]
+    t = TBTournament.from_players(engine_players)
+    assert t.rounds == 5 and compute(t, (TB.BH,)) == compute(SWISS, (TB.BH,))
+    with pytest.raises(TieBreakError, match="different lengths"):
+        TBTournament.from_players([engine_players[0], Player(99, 99, 1000)])
 
 
 def test_no_games_gives_zero_for_averages():
