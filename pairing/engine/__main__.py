@@ -25,6 +25,7 @@ unreadable, malformed TRF as ``FILE:LINE:COLUMN: problem``, inconsistent data);
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -72,6 +73,19 @@ def _read(path: str) -> TrfTournament:
         raise _InputError(
             "\n".join(f"{path}:{p.line}:{p.column}: {p.message}" for p in exc.problems)
         ) from None
+
+
+def _warn_unsupported(t: TrfTournament, path: str) -> None:
+    """Lines that would change the pairing but that this engine does not apply."""
+    for line in t.extra_lines:
+        code = line[:3].upper()
+        value = line[3:].strip().lower()
+        if (code == "ACC" and value not in ("", "false", "0", "no")) or code == "250":
+            print(
+                f"{path}: warning: {line.strip()!r} asks for accelerated pairings; the Dubov system "
+                "(C.04.4.1) defines none and this engine pairs without acceleration",
+                file=sys.stderr,
+            )
 
 
 def _missing_ratings(t: TrfTournament) -> list[int]:
@@ -177,6 +191,7 @@ def format_explanation(expl: Explanation, round_number: int | None = None) -> st
 
 def _cmd_pair(args: argparse.Namespace) -> int:
     t = _read(args.file)
+    _warn_unsupported(t, args.file)
     round_number = args.round
     shown = round_number if round_number is not None else t.rounds_played() + 1
     try:
@@ -279,6 +294,7 @@ def _check_round(t: TrfTournament, path: str, k: int) -> list[str]:
 
 def _cmd_check(args: argparse.Namespace) -> int:
     t = _read(args.file)
+    _warn_unsupported(t, args.file)
     played = t.rounds_played()
     if played == 0:
         raise _InputError(f"{args.file}: no round has been played; nothing to check")
@@ -434,6 +450,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _InputError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_INVALID
+    except BrokenPipeError:  # output piped into `head` and closed: not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -222,3 +222,12 @@ def test_checker_reports_an_altered_board_and_exits_non_zero(tmp_path: Path, cap
     assert code == 4
     assert "round 1: 1 difference" in out
     assert "colours swapped" in out
+
+
+@needs_fixtures
+def test_acceleration_request_is_warned_about(capsys) -> None:
+    """baku_test.trf says ``ACC true``; the Dubov rules define no acceleration, so the
+    engine pairs without it and says so on standard error."""
+    code, _, err = run(capsys, "--dubov", str(FIXTURES / "engine-a" / "baku_test.trf"), "-p", "--round", "2")
+    assert code == 0
+    assert "warning: 'ACC true' asks for accelerated pairings" in err
