@@ -335,15 +335,20 @@ class _Round:
         nb = n - nw
         in_s = white if nw <= nb else [not w for w in white]
         d = abs(nw - nb) // 2
+        u = self.min_inside(vs, in_s)
+        return None if u is None else (2 * u + d, u)
+
+    def min_inside(self, vs: Sequence[int], in_s: Sequence[bool]) -> int | None:
+        """The fewest pairs with both players in S over all legal pairings of ``vs``
+        (2.2.4.1 as read in the engine doc), None without a legal pairing."""
+        n = len(vs)
         legal = self.legal
         order = self._order(vs)
         if has_perfect_matching(n, lambda a, b: legal(vs[a], vs[b]) and not (in_s[a] and in_s[b]), order):
-            return d, 0
+            return 0
         if not has_perfect_matching(n, lambda a, b: legal(vs[a], vs[b]), order):
             return None
-        u = min_class_pairs(n, lambda a, b: legal(vs[a], vs[b]), in_s)
-        assert u is not None
-        return 2 * u + d, u
+        return min_class_pairs(n, lambda a, b: legal(vs[a], vs[b]), in_s)
 
     def choose_upfloaters(
         self, score: Decimal, residents: list[int], pool: list[int]
@@ -519,6 +524,9 @@ class _Round:
             notes.append("Nobody in the bracket has played: G1 = first half by initial ranking (2.2.3).")
         s_is_g1 = len(g1) <= len(g2)
         small, large = (g1, g2) if s_is_g1 else (g2, g1)
+        if not played_any:  # S is the top half by TPN, not a colour class
+            small_set = set(small)
+            u = self.min_inside(bracket, [i in small_set for i in bracket]) or 0
 
         def shifter_list(group: list[int], white: bool) -> list[int]:
             if played_any and white:
