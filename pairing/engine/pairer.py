@@ -171,6 +171,7 @@ class _Round:
         self.max_up = [st.max_upfloater for st in present]
         self.ups = [st.upfloats for st in present]
         self.up_prev = [st.upfloated_previous for st in present]
+        self._rejected: list[tuple[tuple[int, ...], str]] = []  # explanation of 2.2.2
 
     # ------------------------------------------------------------ legality (D11)
 
@@ -387,6 +388,7 @@ class _Round:
                 why_k = "odd number of residents"
             skipped: list[tuple[int, ...]] = []
             for cont in containers([len(lv) for lv in levels], k):
+                self._rejected = []
                 found = self._search_container(residents, pool, levels, cont, seq, wr, nr)
                 if found is not None:
                     best, runner = found
@@ -413,9 +415,11 @@ class _Round:
                   seqs: tuple[int, ...]) -> _Eval | None:
         cost = self.colour_cost(residents + list(ups))
         if cost is None:
+            self._rejected.append((ups, "the bracket cannot be paired legally"))
             return None
         chosen = set(ups)
         if not self.complete([i for i in pool if i not in chosen]):
+            self._rejected.append((ups, "the rest of the pool could not be paired (C4)"))
             return None
         return _Eval(ups, seqs, (cost[0],) + lower[1:], cost[1])
 
@@ -471,6 +475,9 @@ class _Round:
         else:
             figs += ", C8-C10 off in the last round"
         parts.append(figs)
+        rejected = [(u, why) for u, why in self._rejected if u != ups][:3]
+        for u, why in rejected:
+            parts.append(f"{self.names(u)} rejected: {why}")
         if runner is None:
             parts.append("the only usable set in this container")
         elif isinstance(runner, tuple):

@@ -121,3 +121,18 @@ def boards(pairing) -> list[tuple[int, int]]:
 
 def D(x) -> Decimal:
     return Decimal(str(x))
+
+
+def pair_with(snap: Snapshot, changes: dict[int, dict]):
+    """Pair ``snap`` with some player figures replaced (e.g. upfloat counts), to test
+    a criterion without writing the long history that would produce the figures.
+    ``changes`` maps a player id to PlayerState fields to replace."""
+    from dataclasses import replace
+
+    from pairing.engine.pairer import _Round
+    from pairing.engine.state import player_states
+
+    states = player_states(snap)
+    for pid, fields in changes.items():
+        states[pid] = replace(states[pid], **fields)
+    return _Round(snap, states).run()
