@@ -4,6 +4,30 @@ from . import views
 
 app_name = "pairing"
 
+T = "t/<slug:slug>/"
+R = T + "round/<int:number>/"
+
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
+    path("health/", views.health, name="health"),
+    path("new/", views.tournament_create, name="tournament_create"),
+    path(T, views.tournament, name="tournament"),
+    path(T + "settings/", views.tournament_settings, name="settings"),
+    path(T + "deputies/", views.deputies, name="deputies"),
+    path(T + "players/", views.players, name="players"),
+    path(T + "players/import/", views.players_import, name="players_import"),
+    path(T + "players/<int:pk>/", views.player_edit, name="player_edit"),
+    path(T + "players/<int:pk>/delete/", views.player_delete, name="player_delete"),
+    path(T + "players/<int:pk>/withdraw/", views.player_withdraw, name="player_withdraw"),
+    path(T + "import-trf/", views.trf_import, name="trf_import"),
+    path(T + "export.trf", views.trf_export, name="trf_export"),
+    path(T + "absences/", views.absences, name="absences"),
+    path(T + "pair/", views.pair_next, name="pair_next"),
+    path(R, views.round_detail, name="round"),
+    path(R + "publish/", views.round_publish, name="round_publish"),
+    path(R + "discard/", views.round_discard, name="round_discard"),
+    path(R + "swap/", views.round_swap, name="round_swap"),
+    path(R + "game/<int:pk>/result/", views.game_result, name="game_result"),
+    path(T + "standings/", views.standings, name="standings"),
+    path(T + "aro/", views.aro_list, name="aro"),
 ]

@@ -1,0 +1,54 @@
+"""Access rules, one helper per rule.  Views call these first; each raises Http404 or
+PermissionDenied instead of returning a flag, so a forgotten check cannot fall through.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+
+from .models import Game, Player, Round, Tournament
+
+
+def get_tournament_for_arbiter(request: HttpRequest, slug: str) -> Tournament:
+    """The tournament, if the user is its chief arbiter or a deputy.
+
+    404 for an unknown slug; 403 for a signed-in user who is not one of its arbiters.
+    (Anonymous users never get here: arbiter views are ``@login_required``.)
+    """
+    tournament = get_object_or_404(Tournament.objects.select_related("owner"), slug=slug)
+    if not tournament.is_arbiter(request.user):
+        raise PermissionDenied("You are not an arbiter of this tournament.")
+    return tournament
+
+
+def get_tournament_for_owner(request: HttpRequest, slug: str) -> Tournament:
+    """Only the chief arbiter (the owner) may change the arbiter team or delete."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not request.user.is_authenticated or tournament.owner_id != request.user.pk:
+        raise PermissionDenied("Only the chief arbiter can do this.")
+    return tournament
+
+
+def get_tournament_for_viewer(request: HttpRequest, slug: str) -> Tournament:
+    """Read-only pages: public tournaments for everyone, others for their arbiters.
+
+    A private tournament is a 404 for strangers (its existence is not disclosed).
+    """
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if tournament.public or tournament.is_arbiter(request.user):
+        return tournament
+    raise Http404("No such tournament.")
+
+
+def get_round(tournament: Tournament, number: int) -> Round:
+    return get_object_or_404(Round, tournament=tournament, number=number)
+
+
+def get_player(tournament: Tournament, pk: int) -> Player:
+    return get_object_or_404(Player, tournament=tournament, pk=pk)
+
+
+def get_game(round_: Round, pk: int) -> Game:
+    return get_object_or_404(Game.objects.select_related("white", "black", "round"), round=round_, pk=pk)

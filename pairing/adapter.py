@@ -1,0 +1,623 @@
+"""The one bridge between the database and the pairing engine.
+
+Models -> :class:`~pairing.engine.Snapshot` (engine ids are ``Player.pk``, TPNs come from
+the model, history from games and byes, absences from requested byes and withdrawals),
+and the engine's :class:`~pairing.engine.Pairing` -> a draft :class:`~pairing.models.Round`
+with its games and pairing-allocated bye.  Nothing else in the web layer imports the
+engine's pairing functions; TRF import/export and the ARO list also go through here.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import IntegrityError, transaction
+
+from . import engine
+from .engine import Colour, PointSystem, Result, RoundEntry, Snapshot
+from .engine import trf as trf_module
+from .models import (
+    SIDES,
+    AuditEntry,
+    Bye,
+    ByeKind,
+    ColourChoice,
+    ColourMethod,
+    Game,
+    GameResult,
+    Player,
+    Round,
+    RoundStatus,
+    Title,
+    Tournament,
+)
+
+
+class PairingRefused(Exception):
+    """The round cannot be paired; ``message`` says why in the arbiter's words."""
+
+
+def point_system(t: Tournament) -> PointSystem:
+    return PointSystem(
+        win=t.point_win,
+        draw=t.point_draw,
+        loss=t.point_loss,
+        forfeit_win=t.point_win,
+        forfeit_loss=t.point_loss,
+        pairing_bye=t.point_pab,
+        full_bye=t.point_win,
+        half_bye=t.point_half_bye,
+        zero_bye=Decimal("0"),
+    )
+
+
+def histories(t: Tournament, up_to: int, players: list[Player] | None = None) -> dict[int, list[RoundEntry]]:
+    """Round-by-round entries for rounds 1..up_to of every player (by pk).
+
+    A round with neither a game nor a bye (late entry, withdrawn, not paired) is ``Z``.
+    Drafts are ignored.  A game still without a result raises ValueError.
+    """
+    players = players if players is not None else list(t.player_set.all())
+    zero = RoundEntry(None, None, Result.ZERO_BYE)
+    hist: dict[int, list[RoundEntry]] = {p.pk: [zero] * up_to for p in players}
+    games = Game.objects.filter(round__tournament=t, round__number__lte=up_to).exclude(
+        round__status=RoundStatus.DRAFT
+    )
+    for g in games.values("round__number", "board", "white_id", "black_id", "result"):
+        sides = SIDES.get(g["result"])
+        if sides is None:
+            raise ValueError(f"round {g['round__number']} board {g['board']} has no result yet")
+        k = g["round__number"] - 1
+        w, b = g["white_id"], g["black_id"]
+        hist[w][k] = RoundEntry(b, Colour.WHITE, Result(sides[0]))
+        hist[b][k] = RoundEntry(w, Colour.BLACK, Result(sides[1]))
+    published = set(t.published_rounds().values_list("number", flat=True))
+    for bye in Bye.objects.filter(tournament=t, round_number__lte=up_to).values(
+        "player_id", "round_number", "kind"
+    ):
+        if bye["kind"] == ByeKind.PAIRING and bye["round_number"] not in published:
+            continue  # the PAB of a draft
+        hist[bye["player_id"]][bye["round_number"] - 1] = RoundEntry(None, None, Result(bye["kind"]))
+    return hist
+
+
+def absent_ids(t: Tournament, round_number: int) -> frozenset[int]:
+    """Players not to be paired in ``round_number``: requested byes and withdrawals."""
+    byes = Bye.objects.requested().filter(tournament=t, round_number=round_number)
+    withdrawn = t.player_set.filter(withdrawn_from_round__lte=round_number)
+    return frozenset(byes.values_list("player_id", flat=True)) | frozenset(
+        withdrawn.values_list("pk", flat=True)
+    )
+
+
+def build_snapshot(t: Tournament, round_number: int | None = None) -> Snapshot:
+    """The tournament as it stands before ``round_number`` (default: the next round)."""
+    if round_number is None:
+        round_number = t.next_round_number()
+    t.renumber()
+    players = list(t.player_set.order_by("tpn"))
+    hist = histories(t, round_number - 1, players)
+    return Snapshot(
+        players=tuple(
+            engine.Player(id=p.pk, tpn=p.tpn, rating=p.rating, name=p.name, history=tuple(hist[p.pk]))
+            for p in players
+        ),
+        round_number=round_number,
+        total_rounds=t.rounds,
+        initial_colour=Colour(t.initial_colour),
+        points=point_system(t),
+        absent=absent_ids(t, round_number),
+    )
+
+
+# ---------------------------------------------------------------- pairing
+
+
+def explanation_as_json(pairing: engine.Pairing) -> dict:
+    """The engine's Explanation as plain JSON (ids kept; names resolved when shown)."""
+    ex = pairing.explanation
+    return {
+        "bye": {
+            "player": ex.bye.player,
+            "eligible": list(ex.bye.eligible),
+            "rejected_incomplete": list(ex.bye.rejected_incomplete),
+            "reason": ex.bye.reason,
+        },
+        "brackets": [
+            {
+                "score": str(b.score),
+                "residents": list(b.residents),
+                "upfloaters": list(b.upfloaters),
+                "upfloater_reason": b.upfloater_reason,
+                "g1": list(b.g1),
+                "g2": list(b.g2),
+                "shifted_from_smaller": list(b.shifted_from_smaller),
+                "shifted_from_larger": list(b.shifted_from_larger),
+                "s1": list(b.s1),
+                "t2": list(b.t2),
+                "notes": list(b.notes),
+            }
+            for b in ex.brackets
+        ],
+        "colours": [
+            {"white": c.white, "black": c.black, "rule": c.rule, "reason": c.reason} for c in ex.colours
+        ],
+    }
+
+
+def pair_next_round(t: Tournament, user=None) -> Round:
+    """Run the engine for the next round and store the result as a draft round.
+
+    One transaction, with the tournament row locked: a double click makes one draft
+    (the second call returns the existing draft).  Raises :class:`PairingRefused`.
+    """
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=t.pk)
+        existing = t.draft_round()
+        if existing is not None:
+            return existing
+        blocker = t.pairing_blocker()
+        if blocker:
+            raise PairingRefused(blocker)
+        number = t.next_round_number()
+        snapshot = build_snapshot(t, number)
+        present = len(snapshot.players) - len(snapshot.absent)
+        if present < 2:
+            raise PairingRefused(f"Only {present} player(s) can be paired in round {number}.")
+        try:
+            result = engine.pair_round(snapshot)
+        except engine.NoLegalPairing as exc:
+            names = ", ".join(
+                p.name for p in Player.objects.filter(pk__in=exc.players).order_by("tpn")
+            )
+            raise PairingRefused(
+                f"No legal pairing exists for round {number} (Dubov 1.8.3): {exc}"
+                + (f" Players concerned: {names}." if names else "")
+            ) from exc
+        except engine.InvalidSnapshot as exc:
+            raise PairingRefused(f"The tournament data is inconsistent: {exc}") from exc
+        try:
+            rnd = Round.objects.create(
+                tournament=t, number=number, status=RoundStatus.DRAFT, explanation=explanation_as_json(result)
+            )
+        except IntegrityError as exc:  # pragma: no cover - guarded by the lock above
+            raise PairingRefused("Another arbiter is pairing this round right now.") from exc
+        Game.objects.bulk_create(
+            Game(round=rnd, board=b.number, white_id=b.white, black_id=b.black) for b in result.boards
+        )
+        if result.bye is not None:
+            Bye.objects.create(tournament=t, player_id=result.bye, round_number=number, kind=ByeKind.PAIRING)
+        AuditEntry.log(t, user, "pair", f"Round {number} paired (draft): {len(result.boards)} boards.")
+    return rnd
+
+
+# ---------------------------------------------------------------- manual changes
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where a player sits in a draft: a board and colour, or the PAB."""
+
+    game: Game | None
+    colour: str  # "w", "b" or "bye"
+
+
+def _slot(rnd: Round, player: Player) -> Slot | None:
+    g = rnd.game_set.filter(white=player).first()
+    if g:
+        return Slot(g, "w")
+    g = rnd.game_set.filter(black=player).first()
+    if g:
+        return Slot(g, "b")
+    pab = rnd.pab()
+    if pab and pab.player_id == player.pk:
+        return Slot(None, "bye")
+    return None
+
+
+def swap_players(rnd: Round, a: Player, b: Player, user=None) -> list[str]:
+    """Swap two players' places in a draft (boards, colours or the PAB).
+
+    Returns the warnings for the boards concerned; the change is logged either way
+    (the arbiter decides, the program warns).  Raises ValueError if not possible.
+    """
+    if not rnd.is_draft:
+        raise ValueError("Only a draft round can be changed; discard and pair again otherwise.")
+    if a.pk == b.pk:
+        raise ValueError("Choose two different players.")
+    sa, sb = _slot(rnd, a), _slot(rnd, b)
+    if sa is None or sb is None:
+        missing = a if sa is None else b
+        raise ValueError(f"{missing.name} is not paired in this draft (absent or withdrawn).")
+    with transaction.atomic():
+        if sa.game is not None and sb.game is not None and sa.game.pk == sb.game.pk:
+            g = sa.game
+            Game.objects.filter(pk=g.pk).update(white=g.black_id, black=g.white_id)
+        else:
+            # Byes first (a player moving into the PAB slot), then the games: the
+            # affected games are deleted and written again so that the one-game-per-player
+            # constraints hold at every row.
+            seats: dict[int, list] = {}
+            for slot, newcomer in ((sa, b), (sb, a)):
+                if slot.game is None:
+                    Bye.objects.filter(
+                        tournament_id=rnd.tournament_id, round_number=rnd.number, kind=ByeKind.PAIRING
+                    ).update(player=newcomer)
+                else:
+                    fresh = seats.setdefault(slot.game.pk, [slot.game.board, slot.game.white_id, slot.game.black_id])
+                    fresh[1 if slot.colour == "w" else 2] = newcomer.pk
+            Game.objects.filter(pk__in=list(seats)).delete()
+            Game.objects.bulk_create(Game(round=rnd, board=bd, white_id=w, black_id=bl) for bd, w, bl in seats.values())
+        _after_swap(rnd, user, a, b)
+    return warnings_for(rnd, [a.pk, b.pk])
+
+
+def _after_swap(rnd: Round, user, a: Player, b: Player) -> None:
+    Round.objects.filter(pk=rnd.pk).update(manual_changes=rnd.manual_changes + 1)
+    rnd.manual_changes += 1
+    warnings = warnings_for(rnd, [a.pk, b.pk])
+    AuditEntry.log(
+        rnd.tournament,
+        user,
+        "swap",
+        f"Round {rnd.number} draft: swapped {a.name} and {b.name}."
+        + (" Warnings: " + " ".join(warnings) if warnings else ""),
+    )
+
+
+def warnings_for(rnd: Round, player_ids: list[int] | None = None) -> list[str]:
+    """Rule checks on a draft: rematches, colour limits, same absolute preference on a
+    board, PAB eligibility.  Limited to the boards of ``player_ids`` when given."""
+    t = rnd.tournament
+    snapshot = build_snapshot(t, rnd.number)
+    states = engine.player_states(snapshot)
+    by_id = {p.id: p for p in snapshot.players}
+    out: list[str] = []
+    for g in rnd.games():
+        if player_ids is not None and g.white_id not in player_ids and g.black_id not in player_ids:
+            continue
+        w, b = by_id[g.white_id], by_id[g.black_id]
+        if any(e.opponent == b.id and e.paired for e in w.history):
+            out.append(f"Board {g.board}: {w.name} and {b.name} have met before (rematch, C1).")
+        for p, colour in ((w, Colour.WHITE), (b, Colour.BLACK)):
+            st = states[p.id]
+            cd = st.colour_difference + (1 if colour is Colour.WHITE else -1)
+            last_two = st.colours[-2:]
+            if abs(cd) > 2:
+                out.append(f"Board {g.board}: {p.name} would reach a colour difference of {cd:+d} (C3).")
+            elif len(last_two) == 2 and all(c is colour for c in last_two):
+                out.append(f"Board {g.board}: {p.name} would get {colour} three times in a row (C3).")
+        sw, sb = states[w.id].preference, states[b.id].preference
+        if (
+            sw.strength == engine.PreferenceStrength.ABSOLUTE
+            and sb.strength == engine.PreferenceStrength.ABSOLUTE
+            and sw.colour is sb.colour
+        ):
+            out.append(f"Board {g.board}: {w.name} and {b.name} both have an absolute preference for {sw.colour}.")
+    pab = rnd.pab()
+    if pab is not None and (player_ids is None or pab.player_id in player_ids):
+        if not states[pab.player_id].pab_eligible:
+            out.append(
+                f"PAB: {pab.player.name} is not eligible for the pairing-allocated bye "
+                "(already had a PAB, a forfeit win or a full-point unplayed round; C2)."
+            )
+    return out
+
+
+# ---------------------------------------------------------------- ARO list
+
+
+@dataclass(frozen=True)
+class AroRow:
+    player: Player
+    score: Decimal
+    aro: int
+    preference: str  # "W", "w", "(w)", "B", ... strength by case and brackets
+    upfloats: int
+    upfloated_previous: bool
+    max_upfloater: bool
+    absent: bool
+
+
+@dataclass(frozen=True)
+class AroGroup:
+    score: Decimal
+    white_seekers: list[AroRow]
+    black_seekers: list[AroRow]
+
+
+def aro_list(t: Tournament) -> tuple[int, list[AroGroup]]:
+    """Dubov 9: per scoregroup, White seekers by ARO (then TPN), Black seekers by rating
+    (then TPN), with the figures the engine pairs with.  For the next round to pair."""
+    last = t.published_rounds().last()
+    if last is not None and last.status != RoundStatus.COMPLETE:
+        number = last.number  # the round in play: the figures it was paired with
+    else:
+        number = min(t.next_round_number(), t.rounds)
+    snapshot = build_snapshot(t, number)
+    states = engine.player_states(snapshot)
+    players = {p.pk: p for p in t.player_set.all()}
+    groups: dict[Decimal, AroGroup] = {}
+    for pid, st in states.items():
+        pref = st.preference
+        letter = "W" if pref.colour is Colour.WHITE else "B"
+        shown = {
+            engine.PreferenceStrength.ABSOLUTE: letter,
+            engine.PreferenceStrength.STRONG: letter.lower(),
+            engine.PreferenceStrength.MILD: f"({letter.lower()})",
+        }[pref.strength]
+        row = AroRow(
+            player=players[pid],
+            score=st.score,
+            aro=st.aro,
+            preference=shown,
+            upfloats=st.upfloats,
+            upfloated_previous=st.upfloated_previous,
+            max_upfloater=st.max_upfloater,
+            absent=pid in snapshot.absent,
+        )
+        group = groups.setdefault(st.score, AroGroup(st.score, [], []))
+        (group.white_seekers if pref.colour is Colour.WHITE else group.black_seekers).append(row)
+    for g in groups.values():
+        g.white_seekers.sort(key=lambda r: (r.aro, r.player.tpn))
+        g.black_seekers.sort(key=lambda r: (-r.player.rating, r.player.tpn))
+    return number, [groups[s] for s in sorted(groups, reverse=True)]
+
+
+# ---------------------------------------------------------------- standings
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    player: Player
+    points: Decimal
+    tiebreaks: tuple
+
+
+def standings(t: Tournament) -> tuple[list[str], list[StandingRow], int]:
+    """Ranked rows after the last complete round, with the tournament's tie-breaks.
+
+    Returns (tie-break labels, rows, rounds counted).
+    """
+    from . import tiebreaks as tb
+
+    done = t.round_set.filter(status=RoundStatus.COMPLETE).order_by("-number").first()
+    rounds = done.number if done else 0
+    # only count rounds up to the last complete one (a round in play is not in the table)
+    players = list(t.player_set.order_by("tpn"))
+    hist = histories(t, rounds, players)
+    try:
+        order = tb.parse_order(t.tiebreaks) if t.tiebreaks.strip() else ()
+    except ValueError:
+        order = ()
+    data = tb.TBTournament(
+        players=tuple(
+            tb.TBPlayer(id=p.pk, rating=p.rating, history=tuple(hist[p.pk]), tpn=p.tpn or 0) for p in players
+        ),
+        rounds=rounds,
+        points=point_system(t),
+    )
+    by_pk = {p.pk: p for p in players}
+    try:
+        rows = tb.standings(data, order)
+    except Exception:  # noqa: BLE001 - a tie-break bug must not take the page down
+        order = ()
+        rows = tb.standings(data, order)
+    return (
+        [o.label for o in order],
+        [StandingRow(r.rank, by_pk[r.id], r.points, r.tiebreaks) for r in rows],
+        rounds,
+    )
+
+
+# ---------------------------------------------------------------- TRF
+
+
+def _date_text(d: datetime.date | None) -> str:
+    return d.strftime("%Y/%m/%d") if d else ""
+
+
+def export_trf(t: Tournament) -> str:
+    """TRF-16 of the complete rounds, with XXR/XXC/XXS and the requested byes of the
+    next round as XXZ (when it is not paired yet).  A round in play (results missing)
+    and a draft are left out: TRF-16 has no code for a pending result.  Starting
+    ranks are the TPNs."""
+    t.renumber()
+    players = list(t.player_set.order_by("tpn"))
+    played = t.rounds_published()
+    last = t.published_rounds().last()
+    if last is not None and last.status != RoundStatus.COMPLETE:
+        played -= 1
+    hist = histories(t, played, players)
+    tpn = {p.pk: p.tpn for p in players}
+    _, rows, _ = standings(t)
+    rank = {r.player.pk: r.rank for r in rows}
+    ps = point_system(t)
+
+    def renumbered(entries: list[RoundEntry]) -> tuple[RoundEntry, ...]:
+        return tuple(
+            RoundEntry(tpn[e.opponent] if e.opponent is not None else None, e.colour, e.result) for e in entries
+        )
+
+    trf_players = tuple(
+        trf_module.TrfPlayer(
+            id=p.tpn,
+            sex={"m": "m", "f": "w"}.get(p.sex, ""),
+            title=p.title,
+            name=p.name,
+            rating=p.rating,
+            federation=p.federation,
+            fide_id=p.fide_id,
+            birth_date=p.birth_date.strftime("%Y/%m/%d") if p.birth_date else "",
+            points=sum((ps.points(e.result) for e in hist[p.pk]), Decimal(0)),
+            rank=rank.get(p.pk),
+            history=renumbered(hist[p.pk]),
+        )
+        for p in players
+    )
+    next_round = played + 1
+    absent = (
+        frozenset(tpn[pk] for pk in absent_ids(t, next_round))
+        if next_round <= t.rounds and next_round > t.rounds_published()
+        else frozenset()
+    )
+    deputies = tuple(u.get_full_name() or u.get_username() for u in t.deputies.order_by("username"))
+    owner = t.owner.get_full_name() or t.owner.get_username()
+    tournament = trf_module.TrfTournament(
+        name=t.name,
+        city=t.place,
+        federation=t.federation,
+        start_date=_date_text(t.start_date),
+        end_date=_date_text(t.end_date),
+        chief_arbiter=owner,
+        deputies=deputies,
+        time_control=t.time_control,
+        total_rounds=t.rounds,
+        initial_colour=Colour(t.initial_colour),
+        points=ps,
+        players=trf_players,
+        absent_next=absent,
+    )
+    return trf_module.dump_trf(tournament)
+
+
+class ImportRefused(Exception):
+    """The TRF cannot be imported; ``problems`` are (line, column, message)."""
+
+    def __init__(self, problems: list[tuple[int, int, str]]):
+        self.problems = problems
+        super().__init__("; ".join(f"line {a}, column {b}: {m}" for a, b, m in problems))
+
+
+_TITLES = {c.value for c in Title}
+_GAME_FROM_SIDES = {
+    ("1", "0"): GameResult.WHITE_WINS,
+    ("W", "L"): GameResult.WHITE_WINS,
+    ("=", "="): GameResult.DRAW,
+    ("D", "D"): GameResult.DRAW,
+    ("0", "1"): GameResult.BLACK_WINS,
+    ("L", "W"): GameResult.BLACK_WINS,
+    ("+", "-"): GameResult.WHITE_FORFEIT_WIN,
+    ("-", "+"): GameResult.BLACK_FORFEIT_WIN,
+    ("-", "-"): GameResult.DOUBLE_FORFEIT,
+}
+
+
+def _parse_trf_date(text: str) -> datetime.date | None:
+    text = text.strip()
+    if not text:
+        return None
+    for fmt in ("%Y/%m/%d", "%Y-%m-%d", "%Y.%m.%d", "%d.%m.%Y", "%d/%m/%Y"):
+        try:
+            return datetime.datetime.strptime(text, fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
+def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 1000) -> int:
+    """Load players, and any rounds already played, from TRF-16 text into an empty
+    tournament.  All or nothing; raises :class:`ImportRefused` listing every problem.
+
+    Starting ranks become the TPNs (renumbered by our rules before round 4 is
+    published).  Rounds with games become complete rounds (a forfeit and a double
+    forfeit are kept; unrated W/D/L are stored as ordinary results); byes become Bye
+    rows; players absent for the next round (XXZ) become zero-point byes.  The file's
+    number of rounds, initial colour and point system replace the tournament's.
+    Returns the number of players created.
+    """
+    if t.player_set.exists() or t.round_set.exists():
+        raise ImportRefused([(0, 0, "This tournament already has players or rounds; import into a new one.")])
+    try:
+        data = trf_module.parse_trf(text)
+    except trf_module.TrfError as exc:
+        raise ImportRefused([(p.line, p.column, p.message) for p in exc.problems]) from exc
+    problems: list[tuple[int, int, str]] = []
+    if not data.players:
+        problems.append((0, 0, "The file has no player lines (001)."))
+    played = data.rounds_played()
+    total = data.total_rounds or t.rounds
+    if played > total:
+        problems.append((0, 0, f"The file has {played} rounds played but the tournament only {total} rounds."))
+    for p in data.players:
+        if p.title and p.title.upper() not in _TITLES:
+            problems.append((0, 0, f"Player {p.id} ({p.name}): unknown title {p.title!r}."))
+        if p.rating is not None and not 0 <= p.rating <= 3500:
+            problems.append((0, 0, f"Player {p.id} ({p.name}): rating {p.rating} out of range."))
+        if not p.name.strip():
+            problems.append((0, 0, f"Player {p.id}: no name."))
+    if problems:
+        raise ImportRefused(problems)
+
+    with transaction.atomic():
+        if data.total_rounds:
+            t.rounds = max(data.total_rounds, 1)
+        if data.initial_colour is not None or played:
+            t.initial_colour = data.effective_initial_colour().value
+            t.initial_colour_method = ColourMethod.CHOSEN
+        ps = data.points
+        t.point_win, t.point_draw, t.point_loss = ps.win, ps.draw, ps.loss
+        t.point_pab, t.point_half_bye = ps.pairing_bye, ps.half_bye
+        t.ranking_frozen = played >= 4
+        t.save()
+        created: dict[int, Player] = {}
+        for p in sorted(data.players, key=lambda q: q.id):
+            created[p.id] = Player.objects.create(
+                tournament=t,
+                tpn=p.id if t.ranking_frozen else None,
+                title=p.title.upper(),
+                name=p.name.strip()[:33],
+                rating=p.rating if p.rating else provisional_rating,
+                rating_provisional=not p.rating,
+                federation=p.federation.strip()[:3],
+                fide_id=p.fide_id.strip()[:11],
+                birth_date=_parse_trf_date(p.birth_date),
+                sex={"m": "m", "w": "f", "f": "f"}.get(p.sex.lower(), ""),
+            )
+        for number in range(1, played + 1):
+            rnd = Round.objects.create(tournament=t, number=number, status=RoundStatus.COMPLETE)
+            board = 0
+            games = []
+            for p in sorted(data.players, key=lambda q: q.id):
+                if len(p.history) < number:
+                    continue
+                e = p.history[number - 1]
+                if e.opponent is None or e.result.is_bye:
+                    if e.result.is_bye:
+                        Bye.objects.create(
+                            tournament=t, player=created[p.id], round_number=number, kind=e.result.value
+                        )
+                    continue
+                opp = data.player(e.opponent)
+                back = opp.history[number - 1]
+                if e.colour is Colour.BLACK or (
+                    e.colour is None and (back.colour is Colour.WHITE or p.id > opp.id)
+                ):
+                    continue  # written from White's line (or the lower number's, without colours)
+                code = _GAME_FROM_SIDES.get((e.result.value, back.result.value))
+                if code is None:
+                    raise ImportRefused([(0, 0, f"Round {number}: players {p.id} and {opp.id} have results "
+                                                f"{e.result.value}/{back.result.value} that do not form a game.")])
+                board += 1
+                games.append((created[p.id], created[opp.id], code))
+            # boards by the higher score/rank is not known here: keep the file's order
+            Game.objects.bulk_create(
+                Game(round=rnd, board=i, white=w, black=b, result=r) for i, (w, b, r) in enumerate(games, start=1)
+            )
+            Round.objects.filter(pk=rnd.pk).update(published_at=rnd.created)
+        for pid in data.absent_next:
+            if played + 1 <= t.rounds:
+                Bye.objects.get_or_create(
+                    tournament=t, player=created[pid], round_number=played + 1, defaults={"kind": ByeKind.ZERO}
+                )
+        t.renumber()
+        AuditEntry.log(t, user, "import", f"TRF import: {len(created)} players, {played} rounds.")
+    return len(created)
+
+
+def colour_choice_label(t: Tournament) -> str:
+    colour = ColourChoice(t.initial_colour).label
+    return f"{colour} ({ColourMethod(t.initial_colour_method).label.lower()})"

@@ -1,0 +1,121 @@
+"""A demo arbiter and a realistic tournament: 40 players, 9 rounds, three rounds played,
+round 4 in progress.  Idempotent: a second run only prints the credentials."""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from pairing import adapter
+from pairing.models import Bye, ByeKind, ColourMethod, GameResult, Player, Tournament
+
+USERNAME = "arbiter"
+PASSWORD = "dubov-demo"
+DEPUTY = "deputy"
+SLUG = "demo-open"
+
+FAMILY = [
+    "Novak", "Schmidt", "Rossi", "Kowalski", "Petrov", "Jensen", "Horvat", "Dubois", "Silva", "Nagy",
+    "Ivanova", "Berg", "Moreau", "Fischer", "Costa", "Lindqvist", "Popescu", "Kovac", "Meyer", "Santos",
+    "Varga", "Keller", "Bianchi", "Wagner", "Marin", "Olsen", "Lehmann", "Garcia", "Toth", "Weber",
+    "Nielsen", "Romano", "Hoffmann", "Kral", "Ferrari", "Dvorak", "Laurent", "Mendes", "Aalto", "Brandt",
+]
+GIVEN = [
+    "Anna", "Jan", "Marco", "Piotr", "Elena", "Lars", "Ivan", "Claire", "Rui", "Zsofia",
+    "Maria", "Erik", "Luc", "Felix", "Ines", "Karin", "Andrei", "Tomas", "Lena", "Paulo",
+    "Bence", "Nina", "Giulia", "Stefan", "Ana", "Sven", "Jonas", "Lucia", "Peter", "Mia",
+    "Rasmus", "Sara", "Tobias", "Eva", "Luca", "Petra", "Hugo", "Beatriz", "Eino", "Greta",
+]
+FEDS = ["GER", "ITA", "POL", "NED", "FRA", "HUN", "CZE", "AUT", "ESP", "SWE"]
+
+
+def _result(rng: random.Random, white: Player, black: Player) -> str:
+    expected = 1 / (1 + 10 ** ((black.rating - white.rating) / 400))
+    draw = 0.3
+    roll = rng.random()
+    if rng.random() < 0.01:
+        return GameResult.WHITE_FORFEIT_WIN
+    if roll < expected - draw / 2:
+        return GameResult.WHITE_WINS
+    if roll < expected + draw / 2:
+        return GameResult.DRAW
+    return GameResult.BLACK_WINS
+
+
+class Command(BaseCommand):
+    help = "Create the demo arbiter and the demo tournament (safe to run again)."
+
+    def handle(self, *args, **options):
+        User = get_user_model()
+        user, created = User.objects.get_or_create(
+            username=USERNAME, defaults={"first_name": "Demo", "last_name": "Arbiter", "email": "arbiter@example.org"}
+        )
+        if created:
+            user.set_password(PASSWORD)
+            user.save()
+        deputy, created = User.objects.get_or_create(username=DEPUTY, defaults={"first_name": "Demo deputy"})
+        if created:
+            deputy.set_password(PASSWORD)
+            deputy.save()
+        if not Tournament.objects.filter(slug=SLUG).exists():
+            self._tournament(user, deputy)
+            self.stdout.write(self.style.SUCCESS("Demo tournament created."))
+        else:
+            self.stdout.write("Demo tournament already there.")
+        self.stdout.write(
+            f"Demo login: username {USERNAME!r}, password {PASSWORD!r} "
+            f"(deputy: {DEPUTY!r}, same password) -> http://127.0.0.1:8000/"
+        )
+
+    def _tournament(self, user, deputy) -> None:
+        rng = random.Random(2026)
+        with transaction.atomic():
+            t = Tournament.objects.create(
+                slug=SLUG,
+                name="Demo Open 2026",
+                place="Ljubljana",
+                federation="SLO",
+                start_date=datetime.date(2026, 11, 20),
+                end_date=datetime.date(2026, 11, 28),
+                time_control="90'/40 + 30' + 30\"",
+                rounds=9,
+                initial_colour="w",
+                initial_colour_method=ColourMethod.LOT,
+                tiebreaks="BH-C1, BH, SB, DE",
+                public=True,
+                owner=user,
+            )
+            t.deputies.add(deputy)
+            titles = ["GM", "IM", "IM", "FM", "WGM", "FM", "CM", "WIM", "FM", "CM", "WFM"]
+            for i in range(40):
+                rating = 2520 - i * 26 - rng.randint(0, 20)
+                Player.objects.create(
+                    tournament=t,
+                    title=titles[i] if i < len(titles) else "",
+                    name=f"{FAMILY[i]}, {GIVEN[i]}",
+                    rating=rating if i < 38 else 1200,
+                    rating_provisional=i >= 38,
+                    federation=FEDS[i % len(FEDS)],
+                    fide_id="" if i >= 38 else str(1400000 + i * 7919),
+                    birth_date=datetime.date(1960 + (i * 7) % 50, 1 + i % 12, 1 + (i * 3) % 28),
+                    sex="f" if GIVEN[i] in {"Anna", "Elena", "Claire", "Zsofia", "Maria", "Ines", "Karin", "Lena",
+                                            "Nina", "Giulia", "Ana", "Lucia", "Mia", "Sara", "Eva", "Petra",
+                                            "Beatriz", "Greta"} else "m",
+                    club=f"ŠK {['Ljubljana', 'Maribor', 'Celje', 'Koper'][i % 4]}",
+                )
+            t.renumber()
+            players = list(t.player_set.order_by("tpn"))
+            # A requested half-point bye in round 2 and a zero-point bye in round 4.
+            Bye.objects.create(tournament=t, player=players[17], round_number=2, kind=ByeKind.HALF)
+            Bye.objects.create(tournament=t, player=players[30], round_number=4, kind=ByeKind.ZERO)
+            for number in range(1, 5):
+                rnd = adapter.pair_next_round(t, user)
+                rnd.publish(user)
+                games = list(rnd.games())
+                entered = games if number < 4 else games[: len(games) // 2]
+                for g in entered:
+                    g.record_result(_result(rng, g.white, g.black), user)

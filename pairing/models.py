@@ -1,0 +1,560 @@
+"""Tournament data and the state changes arbiters make (the service layer).
+
+Views call these methods; nothing here knows about HTTP.  The pairing engine is
+reached only through :mod:`pairing.adapter`.
+"""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models, transaction
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+
+# ---------------------------------------------------------------- choices
+
+
+class Title(models.TextChoices):
+    GM = "GM", "GM"
+    IM = "IM", "IM"
+    WGM = "WGM", "WGM"
+    FM = "FM", "FM"
+    WIM = "WIM", "WIM"
+    CM = "CM", "CM"
+    WFM = "WFM", "WFM"
+    WCM = "WCM", "WCM"
+    NONE = "", "—"
+
+
+# C.04.2 general handling rules: the order of titles in the initial ranking list.
+TITLE_ORDER = {t: i for i, t in enumerate(["GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM", ""])}
+
+
+class ColourChoice(models.TextChoices):
+    WHITE = "w", "White"
+    BLACK = "b", "Black"
+
+
+class ColourMethod(models.TextChoices):
+    LOT = "lot", "Drawn by lot"
+    CHOSEN = "chosen", "Chosen by the arbiter"
+
+
+class Sex(models.TextChoices):
+    MALE = "m", "Male"
+    FEMALE = "f", "Female"
+    NONE = "", "—"
+
+
+class GameResult(models.TextChoices):
+    PENDING = "", "—"
+    WHITE_WINS = "1-0", "1-0"
+    DRAW = "1/2-1/2", "½-½"
+    BLACK_WINS = "0-1", "0-1"
+    WHITE_FORFEIT_WIN = "+-", "+ −"
+    BLACK_FORFEIT_WIN = "-+", "− +"
+    DOUBLE_FORFEIT = "--", "− −"
+
+
+# Keys an arbiter presses on a board row (and the button values without JS).
+RESULT_KEYS = {
+    "1": GameResult.WHITE_WINS,
+    "=": GameResult.DRAW,
+    "5": GameResult.DRAW,
+    "0": GameResult.BLACK_WINS,
+    "+": GameResult.WHITE_FORFEIT_WIN,
+    "-": GameResult.BLACK_FORFEIT_WIN,
+    "*": GameResult.DOUBLE_FORFEIT,
+}
+
+
+class ByeKind(models.TextChoices):
+    PAIRING = "U", "Pairing-allocated bye"
+    HALF = "H", "Half-point bye (requested)"
+    ZERO = "Z", "Zero-point bye (requested)"
+    FULL = "F", "Full-point bye"
+
+
+REQUESTED_BYES = (ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL)
+
+
+class RoundStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    PUBLISHED = "published", "Published"
+    COMPLETE = "complete", "Complete"
+
+
+class Conflict(Exception):
+    """Someone else changed the row since the arbiter loaded the page."""
+
+
+# ---------------------------------------------------------------- tournament
+
+
+class TournamentQuerySet(models.QuerySet["Tournament"]):
+    def for_arbiter(self, user) -> TournamentQuerySet:
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(Q(owner=user) | Q(deputies=user)).distinct()
+
+    def public(self) -> TournamentQuerySet:
+        return self.filter(public=True)
+
+
+class Tournament(models.Model):
+    slug = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=120)
+    place = models.CharField(max_length=120, blank=True)
+    federation = models.CharField(max_length=3, blank=True)
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    time_control = models.CharField(max_length=60, blank=True)
+    rounds = models.PositiveSmallIntegerField(default=9)
+
+    point_win = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("1"))
+    point_draw = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("0.5"))
+    point_loss = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("0"))
+    point_pab = models.DecimalField(
+        "points for the pairing-allocated bye", max_digits=4, decimal_places=1, default=Decimal("1")
+    )
+    point_half_bye = models.DecimalField(
+        "points for a requested half-point bye", max_digits=4, decimal_places=1, default=Decimal("0.5")
+    )
+
+    initial_colour = models.CharField(max_length=1, choices=ColourChoice.choices, default=ColourChoice.WHITE)
+    initial_colour_method = models.CharField(
+        max_length=6, choices=ColourMethod.choices, default=ColourMethod.LOT
+    )
+    tiebreaks = models.CharField("tie-break order", max_length=200, blank=True, default="BH-C1, BH, SB")
+    public = models.BooleanField(default=False)
+    ranking_frozen = models.BooleanField(
+        default=False, help_text="Set when round 4 is published: pairing numbers no longer follow ratings."
+    )
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_tournaments"
+    )
+    deputies = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="deputy_tournaments")
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = TournamentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(rounds__gte=1) & Q(rounds__lte=99), name="tournament_rounds_1_99"),
+            models.CheckConstraint(
+                condition=Q(point_win__gt=F("point_draw"))
+                & Q(point_draw__gte=F("point_loss"))
+                & Q(point_loss__gte=0),
+                name="tournament_points_win_gt_draw_gte_loss",
+            ),
+            models.CheckConstraint(
+                condition=Q(point_pab__gte=0) & Q(point_pab__lte=F("point_win")),
+                name="tournament_pab_between_0_and_win",
+            ),
+            models.CheckConstraint(
+                condition=Q(point_half_bye__gte=0) & Q(point_half_bye__lte=F("point_win")),
+                name="tournament_half_bye_between_0_and_win",
+            ),
+            models.CheckConstraint(condition=Q(initial_colour__in=["w", "b"]), name="tournament_initial_colour_valid"),
+            models.CheckConstraint(
+                condition=Q(initial_colour_method__in=["lot", "chosen"]), name="tournament_colour_method_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(end_date__isnull=True) | Q(start_date__isnull=True) | Q(end_date__gte=F("start_date")),
+                name="tournament_end_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("pairing:tournament", args=[self.slug])
+
+    # -- access ---------------------------------------------------------
+
+    def is_arbiter(self, user) -> bool:
+        if not user.is_authenticated:
+            return False
+        return self.owner_id == user.pk or self.deputies.filter(pk=user.pk).exists()
+
+    # -- colours -------------------------------------------------------
+
+    def draw_initial_colour(self) -> None:
+        """Draw the initial colour by lot and record that it was drawn."""
+        self.initial_colour = random.choice([ColourChoice.WHITE, ColourChoice.BLACK])
+        self.initial_colour_method = ColourMethod.LOT
+
+    # -- rounds ---------------------------------------------------------
+
+    def last_round(self) -> Round | None:
+        return self.round_set.order_by("-number").first()
+
+    def draft_round(self) -> Round | None:
+        return self.round_set.filter(status=RoundStatus.DRAFT).first()
+
+    def published_rounds(self):
+        return self.round_set.exclude(status=RoundStatus.DRAFT).order_by("number")
+
+    def rounds_published(self) -> int:
+        last = self.published_rounds().last()
+        return last.number if last else 0
+
+    def next_round_number(self) -> int:
+        """The round the next pairing would make (a draft counts as that round)."""
+        return self.rounds_published() + 1
+
+    def pairing_blocker(self) -> str:
+        """Why the next round cannot be paired now, or '' when it can."""
+        last = self.published_rounds().last()
+        if last is not None and last.status != RoundStatus.COMPLETE:
+            missing = last.game_set.filter(result=GameResult.PENDING).count()
+            return f"Round {last.number} still has {missing} result(s) to enter."
+        if self.rounds_published() >= self.rounds:
+            return f"All {self.rounds} rounds have been paired."
+        if self.player_set.count() < 2:
+            return "Register at least two players first."
+        return ""
+
+    def discard_draft(self, user=None, reason: str = "") -> bool:
+        """Drop the draft round (its games and PAB) if there is one."""
+        draft = self.draft_round()
+        if draft is None:
+            return False
+        with transaction.atomic():
+            Bye.objects.filter(
+                tournament=self, round_number=draft.number, kind=ByeKind.PAIRING
+            ).delete()
+            draft.delete()
+            AuditEntry.log(self, user, "discard", f"Draft of round {draft.number} discarded. {reason}".strip())
+        return True
+
+    # -- ranking list ---------------------------------------------------
+
+    def renumber(self) -> None:
+        """Give pairing numbers (TPNs) by the initial ranking rules.
+
+        Before the ranking is frozen (round 4 published) every player's TPN is their
+        position by rating (descending), title (GM, IM, WGM, FM, WIM, CM, WFM, WCM,
+        none), then name.  Once frozen, existing players keep their relative order and a
+        late entry is inserted at the first position where the rules rank them above
+        the player there; everyone from that position down moves one number down.
+        """
+        players = list(self.player_set.all())
+        if not players:
+            return
+        if self.ranking_frozen:
+            placed = sorted((p for p in players if p.tpn), key=lambda p: p.tpn)
+            for late in sorted((p for p in players if not p.tpn), key=Player.ranking_key):
+                at = next(
+                    (i for i, p in enumerate(placed) if Player.ranking_key(late) < Player.ranking_key(p)),
+                    len(placed),
+                )
+                placed.insert(at, late)
+            order = placed
+        else:
+            order = sorted(players, key=Player.ranking_key)
+        wanted = {p.pk: i for i, p in enumerate(order, start=1)}
+        if all(p.tpn == wanted[p.pk] for p in players):
+            return
+        with transaction.atomic():
+            # Two passes so that the unique (tournament, tpn) constraint holds at every row.
+            offset = len(players) + 100000
+            self.player_set.update(tpn=F("pk") + offset)
+            for p in players:
+                p.tpn = wanted[p.pk]
+            Player.objects.bulk_update(players, ["tpn"])
+
+    # -- point system ---------------------------------------------------
+
+    def points_for(self, result: str) -> Decimal:
+        """Points for a player-side TRF result code."""
+        return {
+            "1": self.point_win,
+            "=": self.point_draw,
+            "0": self.point_loss,
+            "+": self.point_win,
+            "-": self.point_loss,
+            "U": self.point_pab,
+            "F": self.point_win,
+            "H": self.point_half_bye,
+            "Z": Decimal("0"),
+        }[result]
+
+
+# ---------------------------------------------------------------- players
+
+
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def by_tpn(self) -> PlayerQuerySet:
+        return self.order_by("tpn")
+
+    def active_in(self, round_number: int) -> PlayerQuerySet:
+        """Not withdrawn before or in ``round_number``."""
+        return self.filter(Q(withdrawn_from_round__isnull=True) | Q(withdrawn_from_round__gt=round_number))
+
+
+class Player(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
+    tpn = models.PositiveIntegerField("pairing number", null=True, blank=True)
+    title = models.CharField(max_length=3, choices=Title.choices, blank=True)
+    name = models.CharField(max_length=33, help_text="Family name, given name")
+    rating = models.PositiveSmallIntegerField()
+    rating_provisional = models.BooleanField(
+        default=False, help_text="Unrated: the arbiter's provisional rating (Dubov 1.1 needs one for everyone)."
+    )
+    federation = models.CharField(max_length=3, blank=True)
+    fide_id = models.CharField("FIDE id", max_length=11, blank=True)
+    birth_date = models.DateField(null=True, blank=True)
+    sex = models.CharField(max_length=1, choices=Sex.choices, blank=True)
+    club = models.CharField(max_length=80, blank=True)
+    withdrawn_from_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Not paired from this round on."
+    )
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["tpn"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "tpn"], name="player_tpn_unique_per_tournament"),
+            models.CheckConstraint(condition=Q(rating__gte=1) & Q(rating__lte=3500), name="player_rating_1_3500"),
+            models.CheckConstraint(
+                condition=Q(withdrawn_from_round__isnull=True) | Q(withdrawn_from_round__gte=1),
+                name="player_withdrawn_round_positive",
+            ),
+            models.CheckConstraint(condition=Q(sex__in=["m", "f", ""]), name="player_sex_valid"),
+            models.CheckConstraint(
+                condition=Q(title__in=list(TITLE_ORDER)), name="player_title_valid"
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.rating})"
+
+    @staticmethod
+    def ranking_key(p: Player) -> tuple:
+        return (-p.rating, TITLE_ORDER.get(p.title, 99), p.name.casefold(), p.pk or 0)
+
+    def withdrawn_in(self, round_number: int) -> bool:
+        return self.withdrawn_from_round is not None and self.withdrawn_from_round <= round_number
+
+
+# ---------------------------------------------------------------- rounds, games, byes
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=RoundStatus.choices, default=RoundStatus.DRAFT)
+    explanation = models.JSONField(default=dict, blank=True)
+    manual_changes = models.PositiveSmallIntegerField(default=0)
+    created = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique_per_tournament"),
+            models.UniqueConstraint(
+                fields=["tournament"], condition=Q(status="draft"), name="round_one_draft_per_tournament"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(
+                condition=Q(status__in=["draft", "published", "complete"]), name="round_status_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("pairing:round", args=[self.tournament.slug, self.number])
+
+    @property
+    def is_draft(self) -> bool:
+        return self.status == RoundStatus.DRAFT
+
+    def games(self):
+        return self.game_set.select_related("white", "black").order_by("board")
+
+    def pab(self) -> Bye | None:
+        return (
+            Bye.objects.filter(tournament_id=self.tournament_id, round_number=self.number, kind=ByeKind.PAIRING)
+            .select_related("player")
+            .first()
+        )
+
+    def progress(self) -> tuple[int, int]:
+        games = list(self.game_set.values_list("result", flat=True))
+        return sum(1 for r in games if r), len(games)
+
+    def publish(self, user=None) -> bool:
+        """Publish the draft.  Idempotent: a second call (double click) changes nothing.
+
+        Returns True when this call published it.  Runs in one transaction with the
+        round row locked, so two concurrent publishes cannot both succeed.
+        """
+        with transaction.atomic():
+            locked = Round.objects.select_for_update().get(pk=self.pk)
+            if locked.status != RoundStatus.DRAFT:
+                return False
+            locked.status = RoundStatus.PUBLISHED
+            locked.published_at = timezone.now()
+            if not locked.game_set.exists():
+                locked.status = RoundStatus.COMPLETE
+            locked.save(update_fields=["status", "published_at"])
+            if locked.number >= 4:
+                Tournament.objects.filter(pk=locked.tournament_id).update(ranking_frozen=True)
+            AuditEntry.log(locked.tournament, user, "publish", f"Round {locked.number} published.")
+        self.refresh_from_db()
+        return True
+
+    def refresh_status(self) -> None:
+        if self.status == RoundStatus.DRAFT:
+            return
+        pending = self.game_set.filter(result=GameResult.PENDING).exists()
+        status = RoundStatus.PUBLISHED if pending else RoundStatus.COMPLETE
+        if status != self.status:
+            self.status = status
+            self.save(update_fields=["status"])
+
+
+class Game(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE)
+    board = models.PositiveSmallIntegerField()
+    white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="white_games")
+    black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="black_games")
+    result = models.CharField(max_length=7, choices=GameResult.choices, blank=True, default=GameResult.PENDING)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round", "board"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "board"], name="game_board_unique_per_round"),
+            models.UniqueConstraint(fields=["round", "white"], name="game_white_once_per_round"),
+            models.UniqueConstraint(fields=["round", "black"], name="game_black_once_per_round"),
+            models.CheckConstraint(condition=~Q(white=F("black")), name="game_white_not_black"),
+            models.CheckConstraint(condition=Q(board__gte=1), name="game_board_positive"),
+            models.CheckConstraint(
+                condition=Q(result__in=[c.value for c in GameResult]), name="game_result_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Board {self.board}: {self.white.name} - {self.black.name} {self.result}"
+
+    def record_result(self, result: str, user=None, expected: str | None = None) -> bool:
+        """Store ``result``; ``expected`` is the result the arbiter saw on screen.
+
+        Raises :class:`Conflict` when another arbiter changed it in between (so two
+        arbiters never overwrite each other silently); ValueError for an unknown result
+        or a round that is still a draft.  Returns False when nothing changed.
+        """
+        if result not in GameResult.values or result == GameResult.PENDING:
+            raise ValueError(f"unknown result {result!r}")
+        with transaction.atomic():
+            game = Game.objects.select_for_update().select_related("round").get(pk=self.pk)
+            if game.round.status == RoundStatus.DRAFT:
+                raise ValueError("publish the round before entering results")
+            if game.result == result:
+                self.result = result
+                return False
+            if expected is not None and game.result != expected:
+                self.result = game.result
+                raise Conflict(
+                    f"Board {game.board} was changed to {game.get_result_display()} by someone else; "
+                    "check it and enter the result again."
+                )
+            before = game.result
+            game.result = result
+            game.save(update_fields=["result", "updated"])
+            game.round.refresh_status()
+            tournament = Tournament.objects.get(pk=game.round.tournament_id)
+            verb = "corrected" if before else "entered"
+            AuditEntry.log(
+                tournament,
+                user,
+                "result",
+                f"Round {game.round.number} board {game.board}: {GameResult(result).label} {verb}"
+                + (f" (was {GameResult(before).label})" if before else ""),
+            )
+        self.result = result
+        return True
+
+    def sides(self) -> tuple[str, str] | None:
+        """TRF result codes (white's, black's) or None while pending."""
+        return SIDES.get(self.result)
+
+
+SIDES = {
+    GameResult.WHITE_WINS: ("1", "0"),
+    GameResult.DRAW: ("=", "="),
+    GameResult.BLACK_WINS: ("0", "1"),
+    GameResult.WHITE_FORFEIT_WIN: ("+", "-"),
+    GameResult.BLACK_FORFEIT_WIN: ("-", "+"),
+    GameResult.DOUBLE_FORFEIT: ("-", "-"),
+}
+
+
+class ByeQuerySet(models.QuerySet["Bye"]):
+    def requested(self) -> ByeQuerySet:
+        return self.filter(kind__in=REQUESTED_BYES)
+
+
+class Bye(models.Model):
+    """A round without a game: the PAB, or a requested bye / absence, per player per round."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE)
+    round_number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=1, choices=ByeKind.choices)
+
+    objects = ByeQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["round_number", "player__tpn"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "round_number"], name="bye_once_per_player_per_round"),
+            models.UniqueConstraint(
+                fields=["tournament", "round_number"], condition=Q(kind="U"), name="bye_one_pab_per_round"
+            ),
+            models.CheckConstraint(condition=Q(round_number__gte=1), name="bye_round_positive"),
+            models.CheckConstraint(condition=Q(kind__in=["U", "H", "Z", "F"]), name="bye_kind_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player.name}: {self.get_kind_display()} in round {self.round_number}"
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when (a simple log; the full audit trail is a separate issue)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=20)
+    detail = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action}: {self.detail}"
+
+    @classmethod
+    def log(cls, tournament: Tournament, user, action: str, detail: str) -> AuditEntry:
+        return cls.objects.create(
+            tournament=tournament,
+            user=user if user is not None and user.is_authenticated else None,
+            action=action,
+            detail=detail,
+        )

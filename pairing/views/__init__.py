@@ -1,0 +1,46 @@
+"""Views: check access, call the model, render.  One module per area."""
+
+from .players import (
+    player_delete,
+    player_edit,
+    player_withdraw,
+    players,
+    players_import,
+    trf_import,
+)
+from .reports import aro_list, standings, trf_export
+from .rounds import (
+    absences,
+    game_result,
+    pair_next,
+    round_detail,
+    round_discard,
+    round_publish,
+    round_swap,
+)
+from .tournaments import dashboard, deputies, health, tournament, tournament_create, tournament_settings
+
+__all__ = [
+    "absences",
+    "aro_list",
+    "dashboard",
+    "deputies",
+    "game_result",
+    "health",
+    "pair_next",
+    "player_delete",
+    "player_edit",
+    "player_withdraw",
+    "players",
+    "players_import",
+    "round_detail",
+    "round_discard",
+    "round_publish",
+    "round_swap",
+    "standings",
+    "tournament",
+    "tournament_create",
+    "tournament_settings",
+    "trf_export",
+    "trf_import",
+]

@@ -1,0 +1,166 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from .. import adapter
+from ..access import get_player, get_tournament_for_arbiter
+from ..forms import PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
+from ..models import AuditEntry, Game, Player
+
+
+def _players_context(t, form) -> dict:
+    return {"t": t, "form": form, "players": t.player_set.by_tpn()}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players(request: HttpRequest, slug: str) -> HttpResponse:
+    """The player list and the add-one form.
+
+    With HTMX the form validates as the arbiter types (``validate=1``: errors only,
+    nothing saved) and adding swaps in the new list and an empty form.
+    """
+    t = get_tournament_for_arbiter(request, slug)
+    if request.method == "GET":
+        return render(request, "pairing/players.html", _players_context(t, PlayerForm(tournament=t)))
+    form = PlayerForm(request.POST, tournament=t)
+    if request.POST.get("validate"):
+        # Inline validation while typing: report what is wrong, not what is still empty.
+        if not form.is_valid():
+            for name in list(form.errors):
+                if name != "__all__" and not request.POST.get(name):
+                    del form.errors[name]
+        return render(request, "pairing/players.html#player-form", _players_context(t, form))
+    if form.is_valid():
+        with transaction.atomic():
+            player = form.save()
+            t.discard_draft(request.user, "A player was added.")
+            AuditEntry.log(t, request.user, "player", f"{player.name} registered with TPN {player.tpn}.")
+        messages.success(request, f"{player.name} registered as number {player.tpn}.")
+        if request.htmx:
+            return render(request, "pairing/players.html#player-area", _players_context(t, PlayerForm(tournament=t)))
+        return redirect("pairing:players", slug=t.slug)
+    template = "pairing/players.html#player-form" if request.htmx else "pairing/players.html"
+    return render(request, template, _players_context(t, form), status=200 if request.htmx else 400)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    t = get_tournament_for_arbiter(request, slug)
+    player = get_player(t, pk)
+    form = PlayerForm(request.POST or None, instance=player, tournament=t)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            form.save()
+            if form.changed_data:
+                t.discard_draft(request.user, "A player was changed.")
+                AuditEntry.log(t, request.user, "player", f"{player.name}: changed {', '.join(form.changed_data)}.")
+        messages.success(request, f"{player.name} saved.")
+        return redirect("pairing:players", slug=t.slug)
+    return render(
+        request,
+        "pairing/player_edit.html",
+        {"t": t, "player": player, "form": form, "withdraw_form": WithdrawForm(initial={"from_round": player.withdrawn_from_round})},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_POST
+def player_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Only a player who was never paired can be deleted (otherwise: withdraw)."""
+    t = get_tournament_for_arbiter(request, slug)
+    player = get_player(t, pk)
+    paired = Game.objects.filter(round__tournament=t).filter(white=player).exists() or Game.objects.filter(
+        round__tournament=t, black=player
+    ).exists()
+    if paired or player.bye_set.filter(kind="U").exists():
+        messages.error(request, f"{player.name} has been paired; withdraw them instead of deleting.")
+        return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
+    with transaction.atomic():
+        name = player.name
+        player.delete()
+        t.renumber()
+        t.discard_draft(request.user, "A player was deleted.")
+        AuditEntry.log(t, request.user, "player", f"{name} deleted.")
+    messages.success(request, f"{name} deleted.")
+    return redirect("pairing:players", slug=t.slug)
+
+
+@login_required
+@require_POST
+def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Withdraw from a round on (empty: the player returns)."""
+    t = get_tournament_for_arbiter(request, slug)
+    player = get_player(t, pk)
+    form = WithdrawForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the round number the withdrawal starts with.")
+        return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
+    from_round = form.cleaned_data["from_round"]
+    if from_round is not None and from_round <= t.rounds_published():
+        messages.error(
+            request, f"Round {from_round} is already paired; a withdrawal starts with round {t.rounds_published() + 1} or later."
+        )
+        return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
+    with transaction.atomic():
+        player.withdrawn_from_round = from_round
+        player.save(update_fields=["withdrawn_from_round"])
+        t.discard_draft(request.user, "A withdrawal changed.")
+        text = f"withdrawn from round {from_round}" if from_round else "back in the tournament"
+        AuditEntry.log(t, request.user, "withdraw", f"{player.name} {text}.")
+    messages.success(request, f"{player.name} {text}.")
+    return redirect("pairing:players", slug=t.slug)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def players_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """A pasted list or CSV file: every line checked first, nothing written on any error."""
+    t = get_tournament_for_arbiter(request, slug)
+    form = PlayerListForm(request.POST or None, request.FILES or None, tournament=t)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            for row in form.cleaned_data["players"]:
+                Player.objects.create(tournament=t, **row.values)
+            t.renumber()
+            t.discard_draft(request.user, "Players were added.")
+            count = len(form.cleaned_data["players"])
+            AuditEntry.log(t, request.user, "import", f"{count} players added from a list.")
+        messages.success(request, f"{count} players added.")
+        return redirect("pairing:players", slug=t.slug)
+    return render(
+        request,
+        "pairing/players_import.html",
+        {"t": t, "form": form},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
+    t = get_tournament_for_arbiter(request, slug)
+    form = TrfImportForm(request.POST or None, request.FILES or None)
+    problems: list[tuple[int, int, str]] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            count = adapter.import_trf(t, form.cleaned_data["trf"], request.user)
+        except adapter.ImportRefused as exc:
+            problems = exc.problems
+        else:
+            messages.success(request, f"{count} players imported, {t.rounds_published()} rounds.")
+            return redirect("pairing:tournament", slug=t.slug)
+    failed = request.method == "POST"
+    return render(
+        request,
+        "pairing/trf_import.html",
+        {"t": t, "form": form, "problems": problems},
+        status=400 if failed else 200,
+    )

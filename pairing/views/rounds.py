@@ -1,0 +1,271 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from .. import adapter
+from ..access import get_game, get_round, get_tournament_for_arbiter, get_tournament_for_viewer
+from ..forms import SwapForm
+from ..models import RESULT_KEYS, AuditEntry, Bye, ByeKind, Conflict, GameResult, Round
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def absences(request: HttpRequest, slug: str) -> HttpResponse:
+    """Requested byes for a round not yet published (default: the next one)."""
+    t = get_tournament_for_arbiter(request, slug)
+    first_open = t.rounds_published() + 1
+    try:
+        number = int(request.POST.get("round") or request.GET.get("round") or first_open)
+    except ValueError:
+        number = first_open
+    if first_open > t.rounds:
+        messages.info(request, "Every round has been paired.")
+        return redirect("pairing:tournament", slug=t.slug)
+    if not first_open <= number <= t.rounds:
+        messages.error(request, f"Byes can be set for rounds {first_open} to {t.rounds}.")
+        return redirect(reverse("pairing:absences", args=[t.slug]))
+    players = list(t.player_set.by_tpn())
+    byes = {b.player_id: b for b in Bye.objects.filter(tournament=t, round_number=number)}
+    if request.method == "POST":
+        allowed = {"", ByeKind.HALF, ByeKind.ZERO}
+        wanted: dict[int, str] = {}
+        for p in players:
+            value = request.POST.get(f"kind-{p.pk}", None)
+            if value is None:
+                continue
+            if value not in allowed:
+                messages.error(request, f"{p.name}: unknown choice {value!r}. Nothing was saved.")
+                return redirect(reverse("pairing:absences", args=[t.slug]) + f"?round={number}")
+            wanted[p.pk] = value
+        changes = []
+        with transaction.atomic():
+            for p in players:
+                if p.pk not in wanted:
+                    continue
+                current = byes.get(p.pk)
+                value = wanted[p.pk]
+                if current and current.kind == ByeKind.PAIRING:
+                    continue  # the draft's PAB: it goes away with the draft
+                if current and not value:
+                    current.delete()
+                    changes.append(f"{p.name} plays")
+                elif value and (current is None or current.kind != value):
+                    Bye.objects.update_or_create(
+                        player=p, round_number=number, defaults={"tournament": t, "kind": value}
+                    )
+                    changes.append(f"{p.name}: {ByeKind(value).label}")
+            if changes:
+                if number == first_open:
+                    t.discard_draft(request.user, "Byes changed.")
+                AuditEntry.log(t, request.user, "bye", f"Round {number}: " + "; ".join(changes))
+        messages.success(request, f"Round {number}: {len(changes)} change(s) saved." if changes else "No changes.")
+        return redirect(reverse("pairing:absences", args=[t.slug]) + f"?round={number}")
+    rows = [(p, byes.get(p.pk)) for p in players]
+    return render(
+        request,
+        "pairing/absences.html",
+        {"t": t, "number": number, "rows": rows, "round_numbers": range(first_open, t.rounds + 1)},
+    )
+
+
+@login_required
+@require_POST
+def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
+    t = get_tournament_for_arbiter(request, slug)
+    try:
+        rnd = adapter.pair_next_round(t, request.user)
+    except adapter.PairingRefused as exc:
+        messages.error(request, str(exc))
+        return redirect("pairing:tournament", slug=t.slug)
+    return redirect(rnd.get_absolute_url())
+
+
+def _names(rnd: Round) -> dict[int, object]:
+    return {p.pk: p for p in rnd.tournament.player_set.all()}
+
+
+def _explanation(rnd: Round) -> dict:
+    """The stored Explanation with ids resolved to players."""
+    players = _names(rnd)
+    ex = rnd.explanation or {}
+
+    def ps(ids):
+        return [players[i] for i in ids if i in players]
+
+    bye = ex.get("bye", {})
+    brackets = [
+        {
+            **b,
+            "residents": ps(b["residents"]),
+            "upfloaters": ps(b["upfloaters"]),
+            "g1": ps(b["g1"]),
+            "g2": ps(b["g2"]),
+            "shifted_from_smaller": ps(b["shifted_from_smaller"]),
+            "shifted_from_larger": ps(b["shifted_from_larger"]),
+            "s1": ps(b["s1"]),
+            "t2": ps(b["t2"]),
+        }
+        for b in ex.get("brackets", [])
+    ]
+    colours = {(c["white"], c["black"]): c for c in ex.get("colours", [])}
+    return {
+        "bye_player": players.get(bye.get("player")),
+        "bye_reason": bye.get("reason", ""),
+        "bye_eligible": ps(bye.get("eligible", [])),
+        "bye_rejected": ps(bye.get("rejected_incomplete", [])),
+        "brackets": brackets,
+        "colours": colours,
+    }
+
+
+def _annotate_scores(t, rnd: Round, games: list) -> None:
+    """Points before the round, for the pairing list's Pts columns."""
+    if not games:
+        return
+    hist = adapter.histories(t, rnd.number - 1)
+    ps = adapter.point_system(t)
+    scores = {pk: sum((ps.points(e.result) for e in h), 0) for pk, h in hist.items()}
+    for g in games:
+        g.white_score = scores.get(g.white_id)
+        g.black_score = scores.get(g.black_id)
+
+
+def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dict:
+    games = list(rnd.games())
+    _annotate_scores(t, rnd, games)
+    ex = _explanation(rnd) if rnd.is_draft else None
+    for g in games:
+        g.colour_rule = ex["colours"].get((g.white_id, g.black_id)) if ex else None
+    done, total = rnd.progress()
+    ctx = {
+        "t": t,
+        "round": rnd,
+        "games": games,
+        "pab": rnd.pab(),
+        "absent": Bye.objects.requested()
+        .filter(tournament=t, round_number=rnd.number)
+        .select_related("player")
+        .order_by("player__tpn"),
+        "done": done,
+        "total": total,
+        "is_arbiter": is_arbiter,
+        "ex": ex,
+        "result_choices": [c for c in GameResult if c.value],
+        "rounds": t.round_set.order_by("number"),
+    }
+    if rnd.is_draft and is_arbiter:
+        ctx["warnings"] = adapter.warnings_for(rnd)
+        ctx["swap_form"] = SwapForm(players=_paired_players(rnd))
+    return ctx
+
+
+def _paired_players(rnd: Round) -> list:
+    ids = set()
+    for g in rnd.game_set.all():
+        ids |= {g.white_id, g.black_id}
+    pab = rnd.pab()
+    if pab:
+        ids.add(pab.player_id)
+    return list(rnd.tournament.player_set.filter(pk__in=ids).order_by("tpn"))
+
+
+@require_GET
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A draft (arbiters only): the preview with the engine's reasons.  A published
+    round: pairings, and for arbiters the results entry."""
+    t = get_tournament_for_viewer(request, slug)
+    rnd = get_round(t, number)
+    is_arbiter = t.is_arbiter(request.user)
+    if rnd.is_draft and not is_arbiter:
+        raise Http404("No such round.")
+    return render(request, "pairing/round.html", _round_context(request, t, rnd, is_arbiter))
+
+
+@login_required
+@require_POST
+def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    t = get_tournament_for_arbiter(request, slug)
+    rnd = get_round(t, number)
+    if rnd.publish(request.user):
+        messages.success(request, f"Round {rnd.number} published. Enter the results as they come in.")
+    else:
+        messages.info(request, f"Round {rnd.number} was already published.")
+    return redirect(rnd.get_absolute_url())
+
+
+@login_required
+@require_POST
+def round_discard(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    t = get_tournament_for_arbiter(request, slug)
+    rnd = get_round(t, number)
+    if not rnd.is_draft:
+        messages.error(request, f"Round {rnd.number} is published; it cannot be discarded.")
+        return redirect(rnd.get_absolute_url())
+    t.discard_draft(request.user)
+    messages.success(request, f"Draft of round {number} discarded.")
+    return redirect("pairing:tournament", slug=t.slug)
+
+
+@login_required
+@require_POST
+def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    t = get_tournament_for_arbiter(request, slug)
+    rnd = get_round(t, number)
+    if not rnd.is_draft:
+        messages.error(request, "Only a draft can be changed.")
+        return redirect(rnd.get_absolute_url())
+    form = SwapForm(request.POST, players=_paired_players(rnd))
+    if not form.is_valid():
+        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        return redirect(rnd.get_absolute_url())
+    a = t.player_set.get(pk=form.cleaned_data["a"])
+    b = t.player_set.get(pk=form.cleaned_data["b"])
+    try:
+        warnings = adapter.swap_players(rnd, a, b, request.user)
+    except ValueError as exc:
+        messages.error(request, str(exc))
+        return redirect(rnd.get_absolute_url())
+    messages.success(request, f"Swapped {a.name} and {b.name}.")
+    for w in warnings:
+        messages.warning(request, w)
+    return redirect(rnd.get_absolute_url())
+
+
+@login_required
+@require_POST
+def game_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpResponse:
+    """One board's result.  ``result`` is a value (``1-0``) or a key (``1 = 0 + - *``);
+    ``expected`` is the result the arbiter saw, so a concurrent change is reported."""
+    t = get_tournament_for_arbiter(request, slug)
+    rnd = get_round(t, number)
+    game = get_game(rnd, pk)
+    raw = request.POST.get("result", "")
+    result = RESULT_KEYS.get(raw, raw)
+    error = ""
+    try:
+        game.record_result(result, request.user, expected=request.POST.get("expected"))
+    except Conflict as exc:
+        error = str(exc)
+    except ValueError as exc:
+        error = f"Board {game.board}: {exc}."
+    if request.htmx:
+        # 200 even on a refusal: htmx swaps the row, which shows the message and the
+        # result now stored.
+        rnd.refresh_from_db()
+        done, total = rnd.progress()
+        _annotate_scores(t, rnd, [game])
+        return render(
+            request,
+            "pairing/round.html#board-row",
+            {"t": t, "round": rnd, "g": game, "is_arbiter": True, "error": error, "done": done,
+             "total": total, "oob": True, "result_choices": [c for c in GameResult if c.value]},
+        )
+    if error:
+        messages.error(request, error)
+    return redirect(rnd.get_absolute_url() + f"#board-{game.board}")

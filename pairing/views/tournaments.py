@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from ..access import get_tournament_for_arbiter, get_tournament_for_owner
+from ..forms import DeputyForm, TournamentForm
+from ..models import AuditEntry, Tournament
+
+
+@require_GET
+def health(request: HttpRequest) -> HttpResponse:
+    """For the container healthcheck: the process answers (no database work)."""
+    return JsonResponse({"status": "ok"})
+
+
+@login_required
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    tournaments = Tournament.objects.for_arbiter(request.user).select_related("owner")
+    return render(request, "pairing/dashboard.html", {"tournaments": tournaments})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None, instance=Tournament(owner=request.user))
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            t = form.save()
+            AuditEntry.log(t, request.user, "create", f"Tournament created; initial colour {t.initial_colour}.")
+        messages.success(request, f"{t.name} created. Now register the players.")
+        return redirect("pairing:players", slug=t.slug)
+    return render(request, "pairing/tournament_form.html", {"form": form, "creating": True})
+
+
+@login_required
+@require_GET
+def tournament(request: HttpRequest, slug: str) -> HttpResponse:
+    t = get_tournament_for_arbiter(request, slug)
+    rounds = list(t.round_set.order_by("number"))
+    return render(
+        request,
+        "pairing/tournament.html",
+        {
+            "t": t,
+            "rounds": rounds,
+            "player_count": t.player_set.count(),
+            "blocker": t.pairing_blocker(),
+            "draft": t.draft_round(),
+            "next_number": t.next_round_number(),
+            "audit": t.auditentry_set.select_related("user")[:12],
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    t = get_tournament_for_arbiter(request, slug)
+    form = TournamentForm(request.POST or None, instance=t)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            t = form.save()
+            t.discard_draft(request.user, "Settings changed.")
+            AuditEntry.log(t, request.user, "settings", "Settings changed: " + ", ".join(form.changed_data))
+        messages.success(request, "Settings saved.")
+        return redirect("pairing:tournament", slug=t.slug)
+    return render(
+        request,
+        "pairing/tournament_form.html",
+        {"form": form, "t": t, "deputy_form": DeputyForm(), "is_owner": t.owner_id == request.user.pk},
+    )
+
+
+@login_required
+@require_POST
+def deputies(request: HttpRequest, slug: str) -> HttpResponse:
+    """Add (or with ``remove``, take away) a deputy arbiter; chief arbiter only."""
+    t = get_tournament_for_owner(request, slug)
+    form = DeputyForm(request.POST)
+    if form.is_valid():
+        user = form.cleaned_data["username"]
+        if "remove" in request.POST:
+            t.deputies.remove(user)
+            AuditEntry.log(t, request.user, "deputy", f"{user.username} is no longer a deputy.")
+            messages.success(request, f"{user.username} removed.")
+        elif user.pk == t.owner_id:
+            messages.error(request, "The chief arbiter is already in charge.")
+        else:
+            t.deputies.add(user)
+            AuditEntry.log(t, request.user, "deputy", f"{user.username} added as deputy.")
+            messages.success(request, f"{user.username} is now a deputy arbiter.")
+    else:
+        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+    return redirect("pairing:settings", slug=t.slug)

@@ -1,0 +1,50 @@
+// Results entry by keyboard: focus a board row, press a result key.
+// The buttons are ordinary form buttons, so everything also works without this file.
+(function () {
+  "use strict";
+  var KEYS = { "1": "1-0", "=": "1/2-1/2", "5": "1/2-1/2", "0": "0-1", "+": "+-", "-": "-+", "*": "--" };
+  var pendingFocus = null;
+
+  function rows() { return Array.prototype.slice.call(document.querySelectorAll("tr[data-board]")); }
+
+  function move(row, step) {
+    var all = rows();
+    var i = all.indexOf(row);
+    var next = all[i + step];
+    if (next) next.focus();
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    var row = e.target.closest ? e.target.closest("tr[data-board]") : null;
+    if (!row || (e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) return;
+    var value = KEYS[e.key];
+    if (value) {
+      var button = row.querySelector('button[value="' + value + '"]');
+      if (button) {
+        e.preventDefault();
+        pendingFocus = row.dataset.board;
+        button.click();
+      }
+    } else if (e.key === "ArrowDown" || e.key === "j") {
+      e.preventDefault(); move(row, 1);
+    } else if (e.key === "ArrowUp" || e.key === "k") {
+      e.preventDefault(); move(row, -1);
+    }
+  });
+
+  // After a row is swapped in, go to the next board still waiting for a result
+  // (or simply the next board).
+  document.addEventListener("htmx:afterSettle", function () {
+    if (pendingFocus === null) return;
+    var row = document.getElementById("board-" + pendingFocus);
+    pendingFocus = null;
+    if (!row) return;
+    var all = rows();
+    var i = all.indexOf(row);
+    for (var k = i + 1; k < all.length; k++) {
+      if (!all[k].classList.contains("done")) { all[k].focus(); return; }
+    }
+    (all[i + 1] || row).focus();
+  });
+})();
