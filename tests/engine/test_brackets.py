@@ -51,25 +51,30 @@ def test_c3_two_equal_absolute_preferences_never_meet():
         pair_round(snap)
 
 
-def test_c3_bracket_pairs_absolute_white_seekers_apart():
-    """C3: 8 players, R1 3-1, 4-2, 5-7, 6-8 and R2 4-1, 3-2, 7-5, 8-6, all drawn:
-    1, 2 are absolute White seekers (BB), 3, 4 absolute Black (WW), 5-8 have CD 0.
-    One bracket of 8 (1 point each).  The first transposition would pair within
-    the classes somewhere; C3 forbids 1-2 and 3-4, and every absolute preference
-    is granted."""
+def test_c3_transposition_skips_two_absolute_white_seekers():
+    """C3: R1 5-1, 6-2 (1, 2 win with Black), 3-7, 4-8 (3, 4 win with White);
+    R2 7-1, 8-2 (1, 2 win with Black again), 5-3 (3 wins with Black), 4-6 (4 wins
+    with White again).  Bracket 2 points = {1, 2, 3, 4}: 1 and 2 have BB (absolute
+    White), 3 has WB (mild White), 4 has WW (absolute Black).  G1 = {1, 2, 3},
+    G2 = {4}: step (b) shifts one White seeker; 4.3 order by ARO: 2 (2430), 1 (2440,
+    TPN 1), 3 (2440, TPN 3), middle-out -> 1 first; with 1 in G2 the pairing 2-4,
+    3-1 crosses, so 1 is shifted.  S1 = 2 (2430), 3 (2440); G2 = {1, 4}: the first
+    transposition (1, 4) would pair 2-1, both absolute White: C3 skips it, T2 =
+    (4, 1).  Colours: 2-4 both granted (5.2.2); 3-1: 1's absolute White beats 3's
+    mild White (5.2.3)."""
     snap = from_rounds(
         8,
         [
-            [(3, 1, "1/2"), (4, 2, "1/2"), (5, 7, "1/2"), (6, 8, "1/2")],
-            [(4, 1, "1/2"), (3, 2, "1/2"), (7, 5, "1/2"), (8, 6, "1/2")],
+            [(5, 1, "0-1"), (6, 2, "0-1"), (3, 7, "1-0"), (4, 8, "1-0")],
+            [(7, 1, "0-1"), (8, 2, "0-1"), (5, 3, "0-1"), (4, 6, "1-0")],
         ],
     )
     p = pair_round(snap)
-    pairs = {frozenset((b.white, b.black)) for b in p.boards}
-    assert frozenset((1, 2)) not in pairs and frozenset((3, 4)) not in pairs
-    # and the absolute preferences are granted
-    for b in p.boards:
-        assert b.white not in (3, 4) and b.black not in (1, 2)
+    t = first_bracket(p)
+    assert t.shifted_from_larger == (1,)
+    assert t.s1 == (2, 3) and t.t2 == (4, 1)
+    assert boards(p) == [(1, 3), (2, 4), (6, 5), (8, 7)]
+    assert [c.rule for c in p.explanation.colours][:2] == ["5.2.3", "5.2.2"]
 
 
 def test_c4_upfloater_keeps_the_rest_completable():
