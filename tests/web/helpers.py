@@ -1,0 +1,26 @@
+"""Builders for the web tests."""
+
+from __future__ import annotations
+
+
+def add_players(t, n: int, start_rating: int = 2400):
+    """``n`` players with distinct falling ratings; returns them by TPN."""
+    from pairing.models import Player
+
+    for i in range(n):
+        Player.objects.create(tournament=t, name=f"Player {i + 1:02d}", rating=start_rating - 10 * i)
+    t.renumber()
+    return list(t.player_set.order_by("tpn"))
+
+
+def play_round(t, user=None, results=None):
+    """Pair, publish and fill in every result (White wins unless ``results`` says)."""
+    from pairing import adapter
+    from pairing.models import GameResult
+
+    rnd = adapter.pair_next_round(t, user)
+    rnd.publish(user)
+    for i, g in enumerate(rnd.games()):
+        g.record_result((results or {}).get(i, GameResult.WHITE_WINS), user)
+    rnd.refresh_from_db()
+    return rnd

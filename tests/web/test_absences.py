@@ -1,0 +1,81 @@
+"""Requested byes and withdrawals per round."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from pairing import adapter
+from pairing.models import Bye, ByeKind, Player
+from tests.web.helpers import play_round
+
+
+def absences_url(t):
+    return reverse("pairing:absences", args=[t.slug])
+
+
+def test_a_half_point_bye_keeps_the_player_out_of_the_pairing(chief_client, chief, tournament, players):
+    chief_client.post(absences_url(tournament), {"round": 1, f"kind-{players[0].pk}": ByeKind.HALF})
+    assert Bye.objects.get().kind == ByeKind.HALF
+    rnd = adapter.pair_next_round(tournament, chief)
+    paired = {pk for g in rnd.game_set.all() for pk in (g.white_id, g.black_id)} | {rnd.pab().player_id}
+    assert players[0].pk not in paired
+
+
+def test_a_bye_for_a_later_round_can_be_set_in_advance(chief_client, tournament, players):
+    chief_client.post(absences_url(tournament), {"round": 3, f"kind-{players[0].pk}": ByeKind.ZERO})
+    assert Bye.objects.get().round_number == 3
+
+
+def test_clearing_a_bye_puts_the_player_back(chief_client, tournament, players):
+    chief_client.post(absences_url(tournament), {"round": 1, f"kind-{players[0].pk}": ByeKind.HALF})
+    chief_client.post(absences_url(tournament), {"round": 1, f"kind-{players[0].pk}": ""})
+    assert not Bye.objects.exists()
+
+
+def test_an_unknown_bye_kind_writes_nothing(chief_client, tournament, players):
+    response = chief_client.post(
+        absences_url(tournament),
+        {"round": 1, f"kind-{players[0].pk}": ByeKind.HALF, f"kind-{players[1].pk}": "U"},
+        follow=True,
+    )
+    assert "unknown choice" in response.content.decode()
+    assert not Bye.objects.exists()
+
+
+def test_byes_for_a_published_round_are_refused(chief_client, chief, tournament, players):
+    play_round(tournament, chief)
+    response = chief_client.post(absences_url(tournament), {"round": 1, f"kind-{players[0].pk}": "H"}, follow=True)
+    assert "Byes can be set for rounds 2 to 5" in response.content.decode()
+    assert not Bye.objects.filter(kind=ByeKind.HALF).exists()
+
+
+def test_a_withdrawn_player_is_not_paired(chief_client, chief, tournament, players):
+    chief_client.post(reverse("pairing:player_withdraw", args=[tournament.slug, players[3].pk]), {"from_round": 1})
+    assert Player.objects.get(pk=players[3].pk).withdrawn_from_round == 1
+    rnd = adapter.pair_next_round(tournament, chief)
+    assert not rnd.game_set.filter(white=players[3]).exists()
+    assert not rnd.game_set.filter(black=players[3]).exists()
+
+
+def test_a_withdrawn_player_can_return(chief_client, tournament, players):
+    url = reverse("pairing:player_withdraw", args=[tournament.slug, players[3].pk])
+    chief_client.post(url, {"from_round": 2})
+    chief_client.post(url, {"from_round": ""})
+    assert Player.objects.get(pk=players[3].pk).withdrawn_from_round is None
+
+
+def test_a_withdrawal_cannot_start_in_a_paired_round(chief_client, chief, tournament, players):
+    play_round(tournament, chief)
+    response = chief_client.post(
+        reverse("pairing:player_withdraw", args=[tournament.slug, players[3].pk]), {"from_round": 1}, follow=True
+    )
+    assert "already paired" in response.content.decode()
+    assert Player.objects.get(pk=players[3].pk).withdrawn_from_round is None
+
+
+def test_a_bad_withdrawal_round_is_refused(chief_client, tournament, players):
+    response = chief_client.post(
+        reverse("pairing:player_withdraw", args=[tournament.slug, players[3].pk]), {"from_round": "x"}, follow=True
+    )
+    assert "round number" in response.content.decode()
+    assert Player.objects.get(pk=players[3].pk).withdrawn_from_round is None

@@ -1,0 +1,127 @@
+"""Who may see and change what: chief arbiter and deputy yes, another arbiter 403,
+unknown slug 404, anonymous to the login page, GET on a POST-only view 405."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from pairing.models import Tournament
+from tests.web.helpers import play_round
+
+ARBITER_PAGES = [
+    ("pairing:tournament", {}),
+    ("pairing:settings", {}),
+    ("pairing:players", {}),
+    ("pairing:players_import", {}),
+    ("pairing:trf_import", {}),
+    ("pairing:absences", {}),
+    ("pairing:trf_export", {}),
+]
+
+POST_ONLY = [
+    ("pairing:pair_next", {}),
+    ("pairing:deputies", {}),
+    ("pairing:round_publish", {"number": 1}),
+    ("pairing:round_discard", {"number": 1}),
+    ("pairing:round_swap", {"number": 1}),
+]
+
+
+def url(name, slug="spring-open", **kw):
+    return reverse(name, kwargs={"slug": slug, **kw})
+
+
+@pytest.mark.parametrize("name,kw", ARBITER_PAGES)
+def test_arbiter_pages_work_for_the_chief_arbiter(chief_client, tournament, players, name, kw):
+    assert chief_client.get(url(name, **kw)).status_code == 200
+
+
+@pytest.mark.parametrize("name,kw", ARBITER_PAGES)
+def test_arbiter_pages_work_for_a_deputy(deputy_client, tournament, players, name, kw):
+    assert deputy_client.get(url(name, **kw)).status_code == 200
+
+
+@pytest.mark.parametrize("name,kw", ARBITER_PAGES)
+def test_arbiter_pages_are_403_for_another_arbiter(stranger_client, tournament, name, kw):
+    assert stranger_client.get(url(name, **kw)).status_code == 403
+
+
+@pytest.mark.parametrize("name,kw", ARBITER_PAGES)
+def test_arbiter_pages_are_404_for_an_unknown_slug(chief_client, tournament, name, kw):
+    assert chief_client.get(url(name, slug="no-such-event", **kw)).status_code == 404
+
+
+@pytest.mark.parametrize("name,kw", ARBITER_PAGES)
+def test_arbiter_pages_send_anonymous_users_to_login(anon_client, tournament, name, kw):
+    response = anon_client.get(url(name, **kw))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+@pytest.mark.parametrize("name,kw", POST_ONLY)
+def test_post_views_answer_405_to_get(chief_client, tournament, players, name, kw):
+    assert chief_client.get(url(name, **kw)).status_code == 405
+
+
+def test_result_view_answers_405_to_get(chief_client, tournament, players):
+    rnd = play_round(tournament)
+    game = rnd.games().first()
+    response = chief_client.get(url("pairing:game_result", number=1, pk=game.pk))
+    assert response.status_code == 405
+
+
+@pytest.mark.parametrize("name,kw", POST_ONLY)
+def test_post_views_are_403_for_another_arbiter(stranger_client, tournament, players, name, kw):
+    assert stranger_client.post(url(name, **kw)).status_code == 403
+
+
+def test_a_stranger_cannot_pair_a_round(stranger_client, tournament, players):
+    stranger_client.post(url("pairing:pair_next"))
+    assert not tournament.round_set.exists()
+
+
+def test_the_dashboard_lists_only_my_tournaments(deputy_client, stranger_client, tournament):
+    assert b"Spring Open" in deputy_client.get(reverse("pairing:dashboard")).content
+    assert b"Spring Open" not in stranger_client.get(reverse("pairing:dashboard")).content
+
+
+def test_only_the_chief_arbiter_manages_deputies(chief_client, deputy_client, tournament, stranger):
+    assert deputy_client.post(url("pairing:deputies"), {"username": "stranger"}).status_code == 403
+    chief_client.post(url("pairing:deputies"), {"username": "stranger"})
+    assert tournament.deputies.filter(username="stranger").exists()
+    chief_client.post(url("pairing:deputies"), {"username": "stranger", "remove": "1"})
+    assert not tournament.deputies.filter(username="stranger").exists()
+
+
+def test_adding_an_unknown_deputy_says_so(chief_client, tournament):
+    response = chief_client.post(url("pairing:deputies"), {"username": "nobody"}, follow=True)
+    assert "No user called" in response.content.decode()
+    assert tournament.deputies.count() == 1
+
+
+def test_private_tournament_pages_are_404_for_anonymous_visitors(anon_client, tournament):
+    assert anon_client.get(url("pairing:standings")).status_code == 404
+    assert anon_client.get(url("pairing:aro")).status_code == 404
+
+
+def test_public_tournament_pages_are_readable_without_login(anon_client, tournament, players):
+    Tournament.objects.filter(pk=tournament.pk).update(public=True)
+    play_round(tournament)
+    assert anon_client.get(url("pairing:standings")).status_code == 200
+    assert anon_client.get(url("pairing:aro")).status_code == 200
+    page = anon_client.get(url("pairing:round", number=1))
+    assert page.status_code == 200
+    assert b"hx-post" not in page.content  # read-only: no result buttons
+
+
+def test_a_draft_is_hidden_from_the_public(anon_client, chief, tournament, players):
+    from pairing import adapter
+
+    Tournament.objects.filter(pk=tournament.pk).update(public=True)
+    adapter.pair_next_round(tournament, chief)
+    assert anon_client.get(url("pairing:round", number=1)).status_code == 404
+
+
+def test_health_endpoint_answers_without_login(anon_client):
+    assert anon_client.get("/health/").json() == {"status": "ok"}

@@ -1,0 +1,161 @@
+"""Registering players one at a time, and the ranking list (TPNs)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from pairing.models import Player, Round, RoundStatus
+from tests.web.helpers import add_players, play_round
+
+NEW = {"title": "", "name": "Zupan, Ana", "rating": "2105", "federation": "SLO", "fide_id": "14600000",
+       "birth_date": "2001-05-06", "sex": "f", "club": "ŠK Bled"}
+
+
+def players_url(t):
+    return reverse("pairing:players", args=[t.slug])
+
+
+def test_an_arbiter_registers_a_player(chief_client, tournament):
+    response = chief_client.post(players_url(tournament), NEW)
+    assert response.status_code == 302
+    p = Player.objects.get()
+    assert (p.name, p.rating, p.tpn, p.federation, p.sex) == ("Zupan, Ana", 2105, 1, "SLO", "f")
+
+
+def test_adding_with_htmx_returns_the_list_and_an_empty_form(chief_client, tournament):
+    response = chief_client.post(players_url(tournament), NEW, HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="player-area"' in body and "Zupan, Ana" in body
+    assert "<html" not in body
+
+
+def test_inline_validation_reports_errors_and_saves_nothing(chief_client, tournament):
+    response = chief_client.post(
+        players_url(tournament), {**NEW, "rating": "9999", "validate": "1"}, HTTP_HX_REQUEST="true"
+    )
+    body = response.content.decode()
+    assert "between 1 and 3500" in body
+    assert 'id="player-form"' in body and "<html" not in body
+    assert Player.objects.count() == 0
+
+
+def test_inline_validation_of_a_good_form_saves_nothing_either(chief_client, tournament):
+    chief_client.post(players_url(tournament), {**NEW, "validate": "1"}, HTTP_HX_REQUEST="true")
+    assert Player.objects.count() == 0
+
+
+def test_inline_validation_does_not_nag_about_fields_still_empty(chief_client, tournament):
+    response = chief_client.post(
+        players_url(tournament), {"name": "Zupan, Ana", "validate": "1"}, HTTP_HX_REQUEST="true"
+    )
+    assert "This field is required" not in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "field,value,message",
+    [
+        ("name", "   ", "required"),
+        ("rating", "", "required"),
+        ("rating", "0", "between 1 and 3500"),
+        ("rating", "abc", "whole number"),
+        ("federation", "S1O", "three-letter"),
+        ("fide_id", "12ab", "up to 11 digits"),
+        ("title", "XX", "valid choice"),
+        ("birth_date", "31.02.2001", "valid date"),
+        ("sex", "x", "valid choice"),
+    ],
+)
+def test_bad_player_input_is_explained_and_nothing_is_written(chief_client, tournament, field, value, message):
+    response = chief_client.post(players_url(tournament), {**NEW, field: value})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert Player.objects.count() == 0
+
+
+def test_a_duplicate_fide_id_is_refused(chief_client, tournament):
+    chief_client.post(players_url(tournament), NEW)
+    response = chief_client.post(players_url(tournament), {**NEW, "name": "Other"})
+    assert "already registered" in response.content.decode()
+    assert Player.objects.count() == 1
+
+
+def test_pairing_numbers_follow_rating_then_title_then_name(tournament):
+    for title, name, rating in [
+        ("", "Adams", 2200), ("IM", "Brown", 2200), ("GM", "Clark", 2200), ("", "Aaron", 2200),
+        ("", "Young", 2300), ("WGM", "Diaz", 2200), ("FM", "Evans", 2200),
+    ]:
+        Player.objects.create(tournament=tournament, title=title, name=name, rating=rating)
+    tournament.renumber()
+    order = list(tournament.player_set.order_by("tpn").values_list("name", flat=True))
+    assert order == ["Young", "Clark", "Brown", "Diaz", "Evans", "Aaron", "Adams"]
+
+
+def test_a_rating_change_before_round_4_re_sorts_the_list(chief_client, tournament, players):
+    last = players[-1]
+    data = {"name": last.name, "rating": "2500", "title": "", "federation": "", "fide_id": "", "sex": "",
+            "club": "", "birth_date": ""}
+    chief_client.post(reverse("pairing:player_edit", args=[tournament.slug, last.pk]), data)
+    last.refresh_from_db()
+    assert last.tpn == 1
+
+
+def test_the_list_is_frozen_once_round_4_is_published(chief_client, tournament, players):
+    for _ in range(4):
+        play_round(tournament)
+    tournament.refresh_from_db()
+    assert tournament.ranking_frozen
+    last = tournament.player_set.order_by("-tpn").first()
+    tpn = last.tpn
+    data = {"name": last.name, "rating": "2700", "title": "", "federation": "", "fide_id": "", "sex": "",
+            "club": "", "birth_date": ""}
+    chief_client.post(reverse("pairing:player_edit", args=[tournament.slug, last.pk]), data)
+    last.refresh_from_db()
+    assert (last.rating, last.tpn) == (2700, tpn)
+
+
+def test_a_late_entry_after_the_freeze_is_inserted_at_its_place(tournament, players):
+    tournament.ranking_frozen = True
+    tournament.save()
+    # ratings 2400, 2390, ... 2310: a 2355 entry belongs after the 2360 player (TPN 5)
+    late = Player.objects.create(tournament=tournament, name="Late, Lea", rating=2355)
+    tournament.renumber()
+    late.refresh_from_db()
+    assert late.tpn == 6
+    tpns = sorted(tournament.player_set.values_list("tpn", flat=True))
+    assert tpns == list(range(1, 12))
+    assert Player.objects.get(pk=players[5].pk).tpn == 7  # moved down one
+
+
+def test_a_late_entry_before_the_freeze_is_simply_sorted_in(chief_client, tournament, players):
+    chief_client.post(players_url(tournament), {**NEW, "rating": "2395"})
+    assert Player.objects.get(name="Zupan, Ana").tpn == 2
+
+
+def test_adding_a_player_discards_a_draft(chief_client, chief, tournament, players):
+    from pairing import adapter
+
+    adapter.pair_next_round(tournament, chief)
+    chief_client.post(players_url(tournament), NEW)
+    assert not Round.objects.filter(status=RoundStatus.DRAFT).exists()
+
+
+def test_a_paired_player_cannot_be_deleted(chief_client, tournament, players):
+    play_round(tournament)
+    response = chief_client.post(reverse("pairing:player_delete", args=[tournament.slug, players[0].pk]), follow=True)
+    assert "withdraw them instead" in response.content.decode()
+    assert Player.objects.count() == 10
+
+
+def test_an_unpaired_player_can_be_deleted_and_numbers_close_up(chief_client, tournament, players):
+    chief_client.post(reverse("pairing:player_delete", args=[tournament.slug, players[0].pk]))
+    assert sorted(tournament.player_set.values_list("tpn", flat=True)) == list(range(1, 10))
+
+
+def test_a_player_of_another_tournament_is_404(chief_client, chief, tournament):
+    from pairing.models import Tournament
+
+    other = Tournament.objects.create(slug="other", name="Other", owner=chief)
+    [p] = add_players(other, 1)
+    assert chief_client.get(reverse("pairing:player_edit", args=[tournament.slug, p.pk])).status_code == 404

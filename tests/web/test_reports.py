@@ -1,0 +1,47 @@
+"""Standings and the ARO list."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from pairing.models import GameResult
+from tests.web.helpers import play_round
+
+
+def test_standings_rank_by_points_with_tiebreak_columns(chief_client, chief, tournament, players):
+    play_round(tournament, chief, {0: GameResult.BLACK_WINS})
+    response = chief_client.get(reverse("pairing:standings", args=[tournament.slug]))
+    body = response.content.decode()
+    assert "Standings" in body and "after round 1" in body
+    assert "<th>BH-C1</th>" in body and "Buchholz" in body
+    rows = response.context["rows"]
+    assert [r.points for r in rows].count(1) == 5
+    assert rows[0].points == 1
+
+
+def test_standings_count_only_complete_rounds(chief_client, chief, tournament, players):
+    play_round(tournament, chief)
+    from pairing import adapter
+
+    rnd = adapter.pair_next_round(tournament, chief)
+    rnd.publish(chief)
+    response = chief_client.get(reverse("pairing:standings", args=[tournament.slug]))
+    assert response.context["rounds"] == 1
+
+
+def test_the_aro_list_shows_white_and_black_seekers_per_scoregroup(chief_client, chief, tournament, players):
+    play_round(tournament, chief)
+    body = chief_client.get(reverse("pairing:aro", args=[tournament.slug])).content.decode()
+    assert "ARO list for round 2" in body
+    assert "1 points" in body and "0 points" in body
+    assert "White seekers" in body and "Black seekers" in body
+
+
+def test_the_aro_list_during_a_round_shows_the_figures_it_was_paired_with(chief_client, chief, tournament, players):
+    play_round(tournament, chief)
+    from pairing import adapter
+
+    rnd = adapter.pair_next_round(tournament, chief)
+    rnd.publish(chief)
+    body = chief_client.get(reverse("pairing:aro", args=[tournament.slug])).content.decode()
+    assert "ARO list for round 2" in body

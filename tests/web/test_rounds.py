@@ -1,0 +1,101 @@
+"""Pairing the next round: preview with reasons, publish once, discard, manual swap."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from pairing.models import AuditEntry, Bye, ByeKind, Game, Player, Round, RoundStatus
+
+
+def pair(client, t):
+    return client.post(reverse("pairing:pair_next", args=[t.slug]))
+
+
+def test_pairing_shows_a_preview_with_the_engines_reasons(chief_client, tournament, players):
+    Player.objects.create(tournament=tournament, name="Odd, One", rating=1000)
+    response = pair(chief_client, tournament)
+    assert response.status_code == 302
+    page = chief_client.get(response["Location"]).content.decode()
+    assert "Preview" in page and "Publish round 1" in page
+    assert "Pairing-allocated bye" in page and "Odd, One" in page
+    assert "Scoregroup 0" in page and "Upfloaters" in page
+    assert "5.2.1" in page  # colour rule per board
+    assert Round.objects.get().status == RoundStatus.DRAFT
+
+
+def test_publishing_twice_creates_one_round(chief_client, tournament, players):
+    pair(chief_client, tournament)
+    url = reverse("pairing:round_publish", args=[tournament.slug, 1])
+    chief_client.post(url)
+    response = chief_client.post(url, follow=True)
+    assert "already published" in response.content.decode()
+    assert Round.objects.count() == 1
+    assert Round.objects.get().status == RoundStatus.PUBLISHED
+    assert AuditEntry.objects.filter(action="publish").count() == 1
+
+
+def test_a_double_click_on_pair_makes_one_draft(chief_client, tournament, players):
+    pair(chief_client, tournament)
+    pair(chief_client, tournament)
+    assert Round.objects.count() == 1
+    assert Game.objects.count() == 5
+
+
+def test_discarding_a_draft_removes_its_games_and_bye(chief_client, tournament, players):
+    Player.objects.create(tournament=tournament, name="Odd, One", rating=1000)
+    pair(chief_client, tournament)
+    chief_client.post(reverse("pairing:round_discard", args=[tournament.slug, 1]))
+    assert (Round.objects.count(), Game.objects.count(), Bye.objects.count()) == (0, 0, 0)
+
+
+def test_a_published_round_cannot_be_discarded(chief_client, tournament, players):
+    pair(chief_client, tournament)
+    chief_client.post(reverse("pairing:round_publish", args=[tournament.slug, 1]))
+    response = chief_client.post(reverse("pairing:round_discard", args=[tournament.slug, 1]), follow=True)
+    assert "cannot be discarded" in response.content.decode()
+    assert Game.objects.count() == 5
+
+
+def test_the_next_round_waits_for_all_results(chief_client, tournament, players):
+    pair(chief_client, tournament)
+    chief_client.post(reverse("pairing:round_publish", args=[tournament.slug, 1]))
+    response = pair(chief_client, tournament)
+    page = chief_client.get(response["Location"]).content.decode()
+    assert "still has 5 result(s) to enter" in page
+    assert Round.objects.count() == 1
+
+
+def test_a_manual_swap_is_applied_logged_and_warned(chief_client, tournament, players):
+    pair(chief_client, tournament)
+    g = Game.objects.order_by("board").first()
+    response = chief_client.post(
+        reverse("pairing:round_swap", args=[tournament.slug, 1]), {"a": g.white_id, "b": g.black_id}, follow=True
+    )
+    g.refresh_from_db()
+    assert "Swapped" in response.content.decode()
+    assert AuditEntry.objects.filter(action="swap").count() == 1
+    assert Round.objects.get().manual_changes == 1
+
+
+def test_a_bad_swap_is_refused_with_a_message(chief_client, tournament, players):
+    pair(chief_client, tournament)
+    before = list(Game.objects.values_list("white_id", "black_id"))
+    response = chief_client.post(
+        reverse("pairing:round_swap", args=[tournament.slug, 1]), {"a": players[0].pk, "b": players[0].pk},
+        follow=True,
+    )
+    assert "two different players" in response.content.decode()
+    response = chief_client.post(
+        reverse("pairing:round_swap", args=[tournament.slug, 1]), {"a": "abc", "b": players[0].pk}, follow=True
+    )
+    assert "valid choice" in response.content.decode()
+    assert list(Game.objects.values_list("white_id", "black_id")) == before
+
+
+def test_changing_byes_discards_the_draft(chief_client, tournament, players):
+    pair(chief_client, tournament)
+    chief_client.post(
+        reverse("pairing:absences", args=[tournament.slug]), {"round": 1, f"kind-{players[0].pk}": ByeKind.HALF}
+    )
+    assert not Round.objects.exists()
+    assert Bye.objects.get().player == players[0]

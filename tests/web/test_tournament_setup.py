@@ -1,0 +1,117 @@
+"""Creating a tournament and changing its settings."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from pairing.models import AuditEntry, ColourMethod, Tournament
+from tests.web.helpers import play_round
+
+GOOD = {
+    "name": "Autumn Open",
+    "slug": "",
+    "place": "Piran",
+    "federation": "slo",
+    "start_date": "2026-10-01",
+    "end_date": "2026-10-09",
+    "time_control": "90+30",
+    "rounds": "9",
+    "point_win": "1",
+    "point_draw": "0.5",
+    "point_loss": "0",
+    "point_pab": "1",
+    "point_half_bye": "0.5",
+    "initial_colour_method": "lot",
+    "initial_colour": "w",
+    "tiebreaks": "bh-c1, BH, SB",
+    "public": "on",
+}
+
+
+def test_an_arbiter_creates_a_tournament_and_owns_it(chief_client, chief):
+    response = chief_client.post(reverse("pairing:tournament_create"), GOOD)
+    t = Tournament.objects.get()
+    assert response.status_code == 302
+    assert t.owner == chief
+    assert t.slug == "autumn-open"
+    assert t.federation == "SLO"
+    assert t.tiebreaks == "BH-C1, BH, SB"
+    assert t.initial_colour_method == ColourMethod.LOT
+    assert t.initial_colour in ("w", "b")
+    assert AuditEntry.objects.filter(tournament=t, action="create").exists()
+
+
+def test_a_chosen_initial_colour_is_kept_and_recorded(chief_client):
+    chief_client.post(
+        reverse("pairing:tournament_create"), {**GOOD, "initial_colour_method": "chosen", "initial_colour": "b"}
+    )
+    t = Tournament.objects.get()
+    assert (t.initial_colour, t.initial_colour_method) == ("b", ColourMethod.CHOSEN)
+
+
+@pytest.mark.parametrize(
+    "field,value,message",
+    [
+        ("name", "", "This field is required"),
+        ("rounds", "0", "between 1 and 99"),
+        ("rounds", "abc", "Enter a whole number"),
+        ("point_draw", "1", "win &gt; draw"),
+        ("point_pab", "3", "Between 0 and the points for a win"),
+        ("tiebreaks", "BH, XYZ", "unknown tie-break"),
+        ("federation", "SL1", "three-letter"),
+        ("federation", "Slovenia", "at most 3 characters"),
+        ("end_date", "2026-09-01", "cannot end before it starts"),
+        ("initial_colour_method", "coin", "Select a valid choice"),
+    ],
+)
+def test_bad_settings_are_explained_and_nothing_is_written(chief_client, field, value, message):
+    response = chief_client.post(reverse("pairing:tournament_create"), {**GOOD, field: value})
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert Tournament.objects.count() == 0
+
+
+def test_a_taken_address_is_refused(chief_client, tournament):
+    response = chief_client.post(reverse("pairing:tournament_create"), {**GOOD, "slug": "spring-open"})
+    assert "is taken" in response.content.decode()
+    assert Tournament.objects.count() == 1
+
+
+def test_the_deputy_can_change_settings(deputy_client, tournament):
+    response = deputy_client.post(
+        reverse("pairing:settings", args=[tournament.slug]), {**GOOD, "slug": "spring-open", "rounds": "7"}
+    )
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rounds == 7
+
+
+def test_another_arbiter_cannot_change_settings(stranger_client, tournament):
+    response = stranger_client.post(reverse("pairing:settings", args=[tournament.slug]), {**GOOD, "rounds": "7"})
+    assert response.status_code == 403
+    tournament.refresh_from_db()
+    assert tournament.rounds == 5
+
+
+def test_rounds_cannot_drop_below_those_already_paired(chief_client, tournament, players):
+    play_round(tournament)
+    play_round(tournament)
+    response = chief_client.post(
+        reverse("pairing:settings", args=[tournament.slug]), {**GOOD, "slug": "spring-open", "rounds": "1"}
+    )
+    assert "already paired" in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.rounds == 5
+
+
+def test_the_initial_colour_is_locked_once_round_one_is_paired(chief_client, tournament, players):
+    play_round(tournament)
+    before = tournament.initial_colour
+    chief_client.post(
+        reverse("pairing:settings", args=[tournament.slug]),
+        {**GOOD, "slug": "spring-open", "initial_colour_method": "chosen",
+         "initial_colour": "b" if before == "w" else "w"},
+    )
+    tournament.refresh_from_db()
+    assert tournament.initial_colour == before
