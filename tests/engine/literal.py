@@ -16,6 +16,7 @@ Article 2 and the procedure to Article 3).
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 
@@ -30,6 +31,10 @@ from pairing.engine.model import (
     Snapshot,
 )
 from pairing.engine.state import PlayerState, player_states
+
+#: Which rules and branches the enumerator has exercised (the cross-check prints
+#: it, so that a clean run also shows what it proved).
+COVERAGE: Counter[str] = Counter()
 
 
 class Round:
@@ -134,6 +139,9 @@ class Round:
         eligible.sort(key=lambda p: (self.st[p].score, -self.st[p].games_played, -self.st[p].tpn))
         for p in eligible:
             if self.can_pair_all(x for x in players if x != p):
+                COVERAGE["2.1 PAB"] += 1
+                if p != eligible[0]:
+                    COVERAGE["2.1.2 PAB candidate rejected by C4"] += 1
                 return p
         raise NoLegalPairing("no player can take the pairing-allocated bye", tuple(players))
 
@@ -183,20 +191,45 @@ class Round:
             if (len(residents) + k) % 2:
                 continue
             best = None
+            candidates = []
             for idx in itertools.combinations(range(len(order)), k):
                 ups = [order[i] for i in idx]
                 if not self.can_pair_all([*residents, *ups]):
                     continue
                 if not self.can_pair_all(p for p in pool if p not in ups):
+                    COVERAGE["C4 rejects an upfloater set"] += 1
                     continue
                 q = self.quality(residents, ups)
                 container = q[0]  # 4.2.3: containers sorted along C6
                 key = (q, container, idx)
+                candidates.append(key)
                 if best is None or key < best[0]:
                     best = (key, ups)
             if best is not None:
+                self._note_upfloaters(k, best[0], candidates)
                 return best[1]
         raise NoLegalPairing(f"no legal set of upfloaters for the bracket {residents}", tuple(residents))
+
+    def _note_upfloaters(self, k: int, best: tuple, candidates: list[tuple]) -> None:
+        """Coverage only: which criterion decided the upfloater choice."""
+        if k == 0:
+            return
+        COVERAGE[f"upfloaters k={k}"] += 1
+        first = min(candidates, key=lambda c: (c[1], c[2]))  # pure 4.2 order
+        q_best, q_first = best[0], first[0]
+        if q_best[0] != q_first[0]:
+            raise AssertionError("C6 is the container order")  # pragma: no cover
+        if best != first:
+            i = next(i for i in range(1, 5) if q_best[i] != q_first[i])
+            COVERAGE[f"upfloaters decided by C{6 + i}"] += 1
+        elif len({c[1] for c in candidates}) > 1:
+            COVERAGE["upfloaters decided by C6"] += 1
+            # would "highest scores first" have chosen another container?
+            alt = max(candidates, key=lambda c: sorted((-x for x in c[1]), reverse=True))
+            if alt[1] != best[1]:
+                COVERAGE["D12 decisive (highest-first reading differs)"] += 1
+        elif len(candidates) > 1:
+            COVERAGE["upfloaters decided by 4.2.3 lexicographic order"] += 1
 
     # ------------------------------------------------------------ 2.2.3-2.2.6
 
@@ -237,6 +270,7 @@ class Round:
         nobody_played = all(st[p].games_played == 0 for p in bracket)
         # 2.2.3
         if nobody_played:
+            COVERAGE["2.2.3 G1 = top half"] += 1
             by_tpn = sorted(bracket, key=lambda p: st[p].tpn)
             g1 = by_tpn[: len(bracket) // 2]
         else:
@@ -264,6 +298,10 @@ class Round:
                 new_large = [p for p in large if p not in b_set] + a_set
                 if self.crossing_pairing_exists(new_small, new_large):
                     chosen = (new_small, new_large)
+                    COVERAGE["2.2.4.1 u > 0"] += u > 0
+                    COVERAGE["2.2.4.2 shift"] += v > 0
+                    COVERAGE["2.2.4.1 not the first u-set"] += a_idx != tuple(range(u))
+                    COVERAGE["2.2.4.2 not the first shift set"] += b_idx != tuple(range(v))
                     break
             if chosen:
                 break
@@ -275,6 +313,7 @@ class Round:
         g2_sorted = sorted(new_g2, key=lambda p: st[p].tpn)
         for t2 in itertools.permutations(g2_sorted):
             if all(self.legal(a, b) for a, b in zip(s1, t2, strict=True)):
+                COVERAGE["2.2.6 T2 not the first transposition"] += t2 != tuple(g2_sorted)
                 pairs = list(zip(s1, t2, strict=True))
                 # Doc step 7: with these shifts every legal T2 has the optimal C7.
                 same = sum(st[a].preference.colour is st[b].preference.colour for a, b in pairs)
@@ -292,6 +331,11 @@ class Round:
 
     def colours(self, a: int, b: int) -> tuple[int, int]:
         """5.2.1-5.2.5: returns (white, black)."""
+        rule, pair = self.colour_rule(a, b)
+        COVERAGE[f"colour {rule}"] += 1
+        return pair
+
+    def colour_rule(self, a: int, b: int) -> tuple[str, tuple[int, int]]:
         st = self.st
         hi = self.higher_ranked(a, b)
         lo = b if hi == a else a
@@ -300,25 +344,25 @@ class Round:
             hi_colour = self.snapshot.initial_colour
             if st[hi].tpn % 2 == 0:
                 hi_colour = hi_colour.opposite
-            return (hi, lo) if hi_colour is Colour.WHITE else (lo, hi)
+            return "5.2.1", ((hi, lo) if hi_colour is Colour.WHITE else (lo, hi))
         pa, pb = st[a].preference, st[b].preference
         # 5.2.2
         if pa.colour is not pb.colour:
-            return (a, b) if pa.colour is Colour.WHITE else (b, a)
+            return "5.2.2", ((a, b) if pa.colour is Colour.WHITE else (b, a))
         # 5.2.3
         if pa.strength != pb.strength:
             strong = a if pa.strength > pb.strength else b
             other = b if strong == a else a
-            return (strong, other) if pa.colour is Colour.WHITE else (other, strong)
+            return "5.2.3", ((strong, other) if pa.colour is Colour.WHITE else (other, strong))
         # 5.2.4: aligned at the latest game, the most recent position where they differ.
         ca, cb = st[a].colours, st[b].colours
         for i in range(1, min(len(ca), len(cb)) + 1):
             if ca[-i] is not cb[-i]:
                 # give each the colour the other had
-                return (a, b) if cb[-i] is Colour.WHITE else (b, a)
+                return "5.2.4", ((a, b) if cb[-i] is Colour.WHITE else (b, a))
         # 5.2.5
         hp = st[hi].preference.colour
-        return (hi, lo) if hp is Colour.WHITE else (lo, hi)
+        return "5.2.5", ((hi, lo) if hp is Colour.WHITE else (lo, hi))
 
     # ------------------------------------------------------------ the round
 

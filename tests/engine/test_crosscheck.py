@@ -11,6 +11,9 @@ Size of the run (environment):
 * ``CROSSCHECK_TOURNAMENTS`` seeded tournaments (default 240), starting at
   ``CROSSCHECK_SEED`` (default 0);
 * ``CROSSCHECK_EXAMPLES`` hypothesis examples (default 40);
+* ``CROSSCHECK_CHAOS`` synthetic snapshots (default 3000): random, non-Dubov
+  histories (ids != TPNs, unrated and forfeited games, 3/1/0 points, many
+  absolute colour preferences and upfloats), one round compared per snapshot;
 * ``CROSSCHECK_REPORT``: a file to which the counts and every disagreement are
   appended as JSON lines.
 
@@ -23,6 +26,7 @@ import json
 import os
 import random
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -30,13 +34,14 @@ from hypothesis import strategies as st
 
 from pairing.engine import NoLegalPairing, pair_round
 from pairing.engine.generator import GeneratorConfig, generate
-from pairing.engine.model import Snapshot
+from pairing.engine.model import Colour, Player, PointSystem, Result, RoundEntry, Snapshot
 
-from .literal import literal_pair_round
+from .literal import COVERAGE, literal_pair_round
 
 TOURNAMENTS = int(os.environ.get("CROSSCHECK_TOURNAMENTS", "240"))
 SEED = int(os.environ.get("CROSSCHECK_SEED", "0"))
 EXAMPLES = int(os.environ.get("CROSSCHECK_EXAMPLES", "40"))
+CHAOS = int(os.environ.get("CROSSCHECK_CHAOS", "3000"))
 REPORT = os.environ.get("CROSSCHECK_REPORT")
 CHUNKS = 8
 
@@ -58,6 +63,119 @@ def random_config(seed: int) -> GeneratorConfig:
         rating_min=rng.choice([1000, 1800]),
         rating_max=rng.choice([2000, 2700]),
         forbidden_pairs=rng.choice([0, 0, 1, 2, 4]),
+    )
+
+
+FOOTBALL = PointSystem(
+    win=Decimal(3),
+    draw=Decimal(1),
+    loss=Decimal(0),
+    forfeit_win=Decimal(3),
+    forfeit_loss=Decimal(0),
+    pairing_bye=Decimal(3),
+    full_bye=Decimal(3),
+    half_bye=Decimal(1),
+    zero_bye=Decimal(0),
+)
+_PLAYED = [
+    (Result.WIN, Result.LOSS),
+    (Result.DRAW, Result.DRAW),
+    (Result.LOSS, Result.WIN),
+    (Result.WIN_UNRATED, Result.LOSS_UNRATED),
+    (Result.DRAW_UNRATED, Result.DRAW_UNRATED),
+    (Result.LOSS_UNRATED, Result.WIN_UNRATED),
+]
+_FORFEITS = [
+    (Result.FORFEIT_WIN, Result.FORFEIT_LOSS),
+    (Result.FORFEIT_LOSS, Result.FORFEIT_WIN),
+    (Result.FORFEIT_LOSS, Result.FORFEIT_LOSS),
+]
+_BYES = [Result.PAIRING_BYE, Result.FULL_BYE, Result.HALF_BYE, Result.ZERO_BYE]
+
+
+def chaotic_snapshot(seed: int) -> Snapshot:
+    """A valid snapshot with a random (not Dubov) history, drawn from ``seed``.
+
+    Ids and TPNs differ (TPN a random permutation), ratings may tie, rounds are
+    paired at random or roughly by score, colours alternate or are random, some
+    games are unrated or forfeited, some rounds are byes; 3/1/0 points one time
+    in five.  The engines must agree on any valid snapshot.
+    """
+    rng = random.Random(seed)
+    # fold: top half v bottom half, many upfloats; ladder: fold where the top
+    # always wins, so the bottom keeps the same score and upfloats every round,
+    # late in a long tournament (maximum upfloaters tied on C6-C8: C9 decides)
+    mode = rng.choice(["random", "score", "score", "fold", "ladder", "ladder"])
+    n = rng.randint(6, 16)
+    if mode == "ladder":
+        total = rng.randint(7, 9)
+        rnd = rng.randint(6, total - 1)
+    else:
+        total = rng.randint(3, 9)  # MaxT = 2 below five rounds
+        rnd = rng.randint(2, total)
+    ids = rng.sample(range(1, 100), n)
+    tpns = rng.sample(range(1, n + 1), n)
+    ratings = {i: rng.choice([rng.randint(1000, 2700), 1500]) for i in ids}
+    points = FOOTBALL if rng.random() < 0.2 else PointSystem()
+    hist: dict[int, list[RoundEntry]] = {i: [] for i in ids}
+    met: dict[int, set[int]] = {i: set() for i in ids}
+    random_colours = rng.random() < 0.5
+    drawish = rng.random() < 0.4  # scores cluster: more upfloater sets tie on C6
+    for _ in range(rnd - 1):
+        score = {i: sum(points.points(e.result) for e in hist[i]) for i in ids}
+        playing = [i for i in ids if rng.random() > 0.12]
+        for i in ids:
+            if i not in playing:
+                bye = Result.ZERO_BYE if mode == "ladder" else rng.choice(_BYES)
+                hist[i].append(RoundEntry(None, None, bye))
+        if mode == "random":
+            rng.shuffle(playing)
+        else:
+            playing.sort(key=lambda i: -float(score[i]) + rng.random() * 2)
+        if mode in ("fold", "ladder"):
+            half = len(playing) // 2
+            top, bottom = playing[:half], playing[half:][::-1]
+            playing = [x for pair in zip(top, bottom, strict=False) for x in pair] + bottom[len(top) :]
+        while playing:
+            a = playing.pop(0)
+            partner = next((b for b in playing if b not in met[a]), None)
+            if partner is None:
+                hist[a].append(RoundEntry(None, None, rng.choice(_BYES)))
+                continue
+            playing.remove(partner)
+            b = partner
+            last_a = next((e.colour for e in reversed(hist[a]) if e.played), None)
+            if random_colours or last_a is None:
+                white, black = (a, b) if rng.random() < 0.5 else (b, a)
+            else:
+                white, black = (b, a) if last_a is Colour.WHITE else (a, b)
+            if mode == "ladder":
+                rw, rb = (Result.WIN, Result.LOSS) if white == a else (Result.LOSS, Result.WIN)
+            elif rng.random() < 0.1:
+                rw, rb = rng.choice(_FORFEITS)
+            elif drawish and rng.random() < 0.7:
+                rw, rb = Result.DRAW, Result.DRAW
+            else:
+                rw, rb = rng.choice(_PLAYED)
+            hist[white].append(RoundEntry(black, Colour.WHITE, rw))
+            hist[black].append(RoundEntry(white, Colour.BLACK, rb))
+            if rw not in (Result.FORFEIT_WIN, Result.FORFEIT_LOSS):
+                met[a].add(b)
+                met[b].add(a)
+    players = tuple(
+        Player(id=i, tpn=t, rating=ratings[i], name=f"P{i}", history=tuple(hist[i]))
+        for i, t in zip(ids, tpns, strict=True)
+    )
+    absent = frozenset(i for i in ids if rng.random() < 0.1)
+    forbidden = frozenset(frozenset(rng.sample(ids, 2)) for _ in range(rng.choice([0, 0, 1, 3])))
+    return Snapshot(
+        players=players,
+        round_number=rnd,
+        total_rounds=total,
+        initial_colour=rng.choice([Colour.WHITE, Colour.BLACK]),
+        points=points,
+        absent=absent,
+        forbidden=forbidden,
     )
 
 
@@ -98,18 +216,9 @@ class Tally:
         literal enumerator's pairing."""
 
         def pair(snapshot: Snapshot):
-            literal = outcome(literal_pair_round, snapshot)
-            fast = outcome(pair_round, snapshot)
-            self.rounds += 1
-            if literal == fast:
-                self.agreed += 1
-                self.impossible += literal == ("impossible",)
-            else:
-                self.disagreements.append(
-                    {"case": label, "literal": literal, "fast": fast, "snapshot": describe(snapshot)}
-                )
-            if literal[0] == "error":  # pragma: no cover - the enumerator itself broke
-                raise AssertionError(f"literal enumerator failed: {literal[1]}\n{describe(snapshot)}")
+            literal = compare_once(self, snapshot, label)
+            if literal == ("impossible",):
+                raise NoLegalPairing("both engines: no legal pairing")
             return literal_pair_round(snapshot)
 
         return pair
@@ -174,3 +283,42 @@ def test_fast_engine_agrees_on_hypothesis_tournaments(players, rounds, seed, **r
     config = GeneratorConfig(players=players, rounds=rounds, seed=seed, **rates)
     generate(config, pairer=tally.pairer(str(config)))
     tally.assert_agreed()
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_fast_engine_agrees_on_chaotic_snapshots(chunk: int):
+    """Synthetic histories reach corners Dubov histories rarely do (maximum
+    upfloaters for C8/C9, WWWWBB-like colour runs, ids unlike TPNs, 3/1/0)."""
+    tally = Tally()
+    for i in range(chunk, CHAOS, CHUNKS):
+        snapshot = chaotic_snapshot(SEED + i)
+        compare_once(tally, snapshot, f"chaotic_snapshot({SEED + i})")
+    tally.report(f"chaotic chunk {chunk}")
+    tally.assert_agreed()
+
+
+def compare_once(tally: Tally, snapshot: Snapshot, label: str) -> tuple:
+    """Pair ``snapshot`` with both engines, record the comparison in ``tally``
+    and return the literal enumerator's outcome."""
+    literal = outcome(literal_pair_round, snapshot)
+    fast = outcome(pair_round, snapshot)
+    tally.rounds += 1
+    if literal[0] == "error":  # pragma: no cover - the enumerator itself broke
+        raise AssertionError(f"literal enumerator failed: {literal[1]}\n{describe(snapshot)}")
+    if literal == fast:
+        tally.agreed += 1
+        tally.impossible += literal == ("impossible",)
+    else:
+        tally.disagreements.append(
+            {"case": label, "literal": literal, "fast": fast, "snapshot": describe(snapshot)}
+        )
+    return literal
+
+
+def test_zz_coverage_of_the_rules_exercised():
+    """Print which rules and branches the enumerator exercised in this run."""
+    for name, count in sorted(COVERAGE.items()):
+        print(f"{count:9d}  {name}")
+    if REPORT:
+        with open(REPORT, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"coverage": dict(COVERAGE)}) + "\n")

@@ -140,3 +140,58 @@ def test_pairing_object_numbers_boards_in_order():
     p = literal_pair_round(_snapshot(_field(5)))
     assert [(b.number, b.white, b.black) for b in p.boards] == [(1, 1, 3), (2, 4, 2)]
     assert p.bye == 5
+
+
+def _forfeit_ladder() -> tuple[Player, ...]:
+    """Round 7 of 9 (MaxT = 3, C8-C10 on).  Nobody has played a game (D2):
+    T (TPN 1) took full-point byes in rounds 1-6 (6 points).  Helpers G1-G5
+    (TPN 2-6) took a full-point bye in round 1 and then won by forfeit against
+    X (TPN 7; rounds 2-6) and Y (TPN 8; rounds 4-6), who stay on 0 points.
+    A forfeit is a pairing (D7), and every helper had more points, so X has
+    upfloated 5 times and Y 3 times, both in round 6."""
+    t, g, x, y = 1, [2, 3, 4, 5, 6], 7, 8
+    schedule = {2: [(g[0], x)], 3: [(g[1], x)], 4: [(g[2], x), (g[3], y)], 5: [(g[3], x), (g[4], y)]}
+    schedule[6] = [(g[4], x), (g[0], y)]
+    hist: dict[int, list[RoundEntry]] = {p: [] for p in range(1, 9)}
+    for rnd in range(1, 7):
+        paired = set()
+        for winner, loser in schedule.get(rnd, []):
+            hist[winner].append(RoundEntry(loser, W, Result.FORFEIT_WIN))
+            hist[loser].append(RoundEntry(winner, B, Result.FORFEIT_LOSS))
+            paired |= {winner, loser}
+        for p in hist:
+            if p not in paired:
+                full = p == t or (rnd == 1 and p in g)
+                hist[p].append(RoundEntry(None, None, Result.FULL_BYE if full else Result.ZERO_BYE))
+    return tuple(Player(id=p, tpn=p, rating=2500 - 20 * p, history=tuple(hist[p])) for p in hist)
+
+
+def test_c9_sums_the_upfloats_of_maximum_upfloaters():
+    """D13 / C9.  T is alone on 6 points and needs one upfloater; the helpers
+    (2-3 points) may not meet T (forbidden), so the candidates are X and Y,
+    both on 0 points (C6 ties), both mild Black with no game (C7 ties), both
+    maximum upfloaters (C8 ties) and both upfloated in round 6 (C10 ties).
+    C9: X has upfloated 5 times, Y 3 times, so Y, although X comes first in
+    4.2 order (TPN 7).  A bare count of maximum upfloaters would take X.
+    T-Y by 5.2.1 (T odd, initial White).  Then 3 points: G1, G4, G5 need one
+    upfloater; C6 takes a 2-point helper, G2 first by TPN; nobody has played:
+    G1 = {2, 3}, T2 = 5, 6: 2-5 and 3-6, colours 5.2.1 (2 even: Black; 6 is
+    higher ranked than 3 and even: Black).  Last X-G3 (4 even: Black).  Boards
+    by the higher ranked player's score, then the sum of scores."""
+    forbidden = frozenset(frozenset({1, h}) for h in range(2, 7))
+    snapshot = _snapshot(_forfeit_ladder(), round_number=7, total_rounds=9, forbidden=forbidden)
+    states = Round(snapshot).st
+    assert (states[7].upfloats, states[8].upfloats) == (5, 3)
+    assert states[7].max_upfloater and states[8].max_upfloater
+    pairs, bye = literal_pairs(snapshot)
+    assert bye is None
+    assert pairs == [(1, 8), (5, 2), (3, 6), (7, 4)]
+
+
+def test_c8_to_c10_are_off_in_the_last_round():
+    """D9: the same field with Rnds = 7, so round 7 is the last: C9 no longer
+    separates X and Y, and 4.2 order takes X."""
+    forbidden = frozenset(frozenset({1, h}) for h in range(2, 7))
+    snapshot = _snapshot(_forfeit_ladder(), round_number=7, total_rounds=7, forbidden=forbidden)
+    pairs, _ = literal_pairs(snapshot)
+    assert pairs[0] == (1, 7)
