@@ -7,3 +7,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# The live server's threads must not keep connections open, or PostgreSQL refuses to
+# drop the test database at the end.
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405

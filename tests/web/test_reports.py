@@ -33,7 +33,7 @@ def test_the_aro_list_shows_white_and_black_seekers_per_scoregroup(chief_client,
     play_round(tournament, chief)
     body = chief_client.get(reverse("pairing:aro", args=[tournament.slug])).content.decode()
     assert "ARO list for round 2" in body
-    assert "1 points" in body and "0 points" in body
+    assert "Scoregroup 1" in body and "Scoregroup 0" in body
     assert "White seekers" in body and "Black seekers" in body
 
 
