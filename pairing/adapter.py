@@ -184,9 +184,7 @@ def pair_next_round(t: Tournament, user=None) -> Round:
             )
         except IntegrityError as exc:  # pragma: no cover - guarded by the lock above
             raise PairingRefused("Another arbiter is pairing this round right now.") from exc
-        Game.objects.bulk_create(
-            Game(round=rnd, board=b.number, white_id=b.white, black_id=b.black) for b in result.boards
-        )
+        Game.objects.create_boards(rnd, ((b.number, b.white, b.black, "") for b in result.boards))
         if result.bye is not None:
             Bye.objects.create(tournament=t, player_id=result.bye, round_number=number, kind=ByeKind.PAIRING)
         AuditEntry.log(t, user, "pair", f"Round {number} paired (draft): {len(result.boards)} boards.")
@@ -249,7 +247,7 @@ def swap_players(rnd: Round, a: Player, b: Player, user=None) -> list[str]:
                     fresh = seats.setdefault(slot.game.pk, [slot.game.board, slot.game.white_id, slot.game.black_id])
                     fresh[1 if slot.colour == "w" else 2] = newcomer.pk
             Game.objects.filter(pk__in=list(seats)).delete()
-            Game.objects.bulk_create(Game(round=rnd, board=bd, white_id=w, black_id=bl) for bd, w, bl in seats.values())
+            Game.objects.create_boards(rnd, ((bd, w, bl, "") for bd, w, bl in seats.values()))
         _after_swap(rnd, user, a, b)
     return warnings_for(rnd, [a.pk, b.pk])
 
@@ -604,8 +602,8 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                 board += 1
                 games.append((created[p.id], created[opp.id], code))
             # boards by the higher score/rank is not known here: keep the file's order
-            Game.objects.bulk_create(
-                Game(round=rnd, board=i, white=w, black=b, result=r) for i, (w, b, r) in enumerate(games, start=1)
+            Game.objects.create_boards(
+                rnd, ((i, w.pk, b.pk, r) for i, (w, b, r) in enumerate(games, start=1))
             )
             Round.objects.filter(pk=rnd.pk).update(published_at=rnd.created)
         for pid in data.absent_next:

@@ -26,9 +26,15 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 class GameInline(admin.TabularInline):
+    """Boards are written by pairing (with their seats); the admin only corrects results."""
+
     model = Game
     extra = 0
-    raw_id_fields = ["white", "black"]
+    fields = ["board", "white", "black", "result"]
+    readonly_fields = ["board", "white", "black"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Round)

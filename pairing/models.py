@@ -427,6 +427,22 @@ class Round(models.Model):
             self.save(update_fields=["status"])
 
 
+class GameQuerySet(models.QuerySet["Game"]):
+    def create_boards(self, rnd: Round, boards) -> list[Game]:
+        """Write boards ``(board, white_id, black_id, result)`` with their seats.
+
+        The seats (one row per player per round, unique) are the database's guarantee
+        that nobody plays twice in a round, whatever colour.
+        """
+        games = Game.objects.bulk_create(
+            Game(round=rnd, board=board, white_id=w, black_id=b, result=r) for board, w, b, r in boards
+        )
+        Seat.objects.bulk_create(
+            Seat(round=rnd, player_id=pid, game=g) for g in games for pid in (g.white_id, g.black_id)
+        )
+        return games
+
+
 class Game(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE)
     board = models.PositiveSmallIntegerField()
@@ -434,6 +450,8 @@ class Game(models.Model):
     black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="black_games")
     result = models.CharField(max_length=7, choices=GameResult.choices, blank=True, default=GameResult.PENDING)
     updated = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["round", "board"]
@@ -492,6 +510,27 @@ class Game(models.Model):
     def sides(self) -> tuple[str, str] | None:
         """TRF result codes (white's, black's) or None while pending."""
         return SIDES.get(self.result)
+
+
+class Seat(models.Model):
+    """A player's place in a round's games: one row per player per round.
+
+    ``Game`` alone can only say "white once, black once"; this unique row makes "one
+    game per player per round" a database rule.  Written by
+    :meth:`GameQuerySet.create_boards`, deleted with its game.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE)
+    player = models.ForeignKey(Player, on_delete=models.PROTECT)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="seat_one_game_per_player_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.round_id}: player {self.player_id} on game {self.game_id}"
 
 
 SIDES = {

@@ -118,3 +118,17 @@ def test_one_pairing_allocated_bye_per_round(tournament, players):
 
 def test_an_unknown_bye_kind_is_refused(tournament, players):
     assert refused(lambda: Bye.objects.create(tournament=tournament, player=players[0], round_number=1, kind="Q"))
+
+
+def test_a_player_cannot_have_two_games_in_a_round_whatever_the_colours(rnd, players):
+    """The seats table: white on one board and black on another is refused too."""
+    Game.objects.create_boards(rnd, [(1, players[0].pk, players[1].pk, "")])
+    assert refused(lambda: Game.objects.create_boards(rnd, [(2, players[2].pk, players[0].pk, "")]))
+    assert Game.objects.count() == 1
+
+
+def test_boards_get_one_seat_per_player(rnd, players):
+    from pairing.models import Seat
+
+    Game.objects.create_boards(rnd, [(1, players[0].pk, players[1].pk, ""), (2, players[2].pk, players[3].pk, "")])
+    assert Seat.objects.filter(round=rnd).count() == 4
