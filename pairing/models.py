@@ -399,21 +399,24 @@ class Round(models.Model):
     def publish(self, user=None) -> bool:
         """Publish the draft.  Idempotent: a second call (double click) changes nothing.
 
-        Returns True when this call published it.  Runs in one transaction with the
-        round row locked, so two concurrent publishes cannot both succeed.
+        Returns True when this call published it.  The games were written with the
+        draft (one transaction); publishing flips the status with a conditional update,
+        so two concurrent publishes cannot both succeed.
         """
         with transaction.atomic():
-            locked = Round.objects.select_for_update().get(pk=self.pk)
-            if locked.status != RoundStatus.DRAFT:
+            has_games = self.game_set.exists()
+            # A conditional UPDATE: only one of two concurrent publishes can match the
+            # draft row, on every database (SQLite ignores SELECT ... FOR UPDATE).
+            changed = Round.objects.filter(pk=self.pk, status=RoundStatus.DRAFT).update(
+                status=RoundStatus.PUBLISHED if has_games else RoundStatus.COMPLETE,
+                published_at=timezone.now(),
+            )
+            if not changed:
+                self.refresh_from_db()
                 return False
-            locked.status = RoundStatus.PUBLISHED
-            locked.published_at = timezone.now()
-            if not locked.game_set.exists():
-                locked.status = RoundStatus.COMPLETE
-            locked.save(update_fields=["status", "published_at"])
-            if locked.number >= 4:
-                Tournament.objects.filter(pk=locked.tournament_id).update(ranking_frozen=True)
-            AuditEntry.log(locked.tournament, user, "publish", f"Round {locked.number} published.")
+            if self.number >= 4:
+                Tournament.objects.filter(pk=self.tournament_id).update(ranking_frozen=True)
+            AuditEntry.log(self.tournament, user, "publish", f"Round {self.number} published.")
         self.refresh_from_db()
         return True
 

@@ -66,8 +66,9 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             t = form.save()
-            t.discard_draft(request.user, "Settings changed.")
-            AuditEntry.log(t, request.user, "settings", "Settings changed: " + ", ".join(form.changed_data))
+            if form.changed_data:
+                t.discard_draft(request.user, "Settings changed.")
+                AuditEntry.log(t, request.user, "settings", "Settings changed: " + ", ".join(form.changed_data))
         messages.success(request, "Settings saved.")
         return redirect("pairing:tournament", slug=t.slug)
     return render(
