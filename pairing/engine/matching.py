@@ -114,14 +114,67 @@ def _augment_from(root: int, n: int, ok: Ok, mate: list[int]) -> bool:
     return False
 
 
+def _quick_augment(root: int, n: int, ok: Ok, mate: list[int]) -> bool:
+    """A cheap search for an augmenting path from the free vertex ``root``: a BFS
+    tree in which every vertex is labelled once and blossoms are ignored.  A path
+    it finds is a valid augmenting path; when it finds none, the full Edmonds
+    search decides.  Each dequeued vertex first tries the free vertices, then the
+    vertices not yet in the tree, so in a dense graph the cost is about O(n)."""
+    free = [v for v in range(n) if mate[v] == -1 and v != root]
+    if not free:
+        return False
+    unlabelled = set(range(n))
+    unlabelled.discard(root)
+    for f in free:
+        unlabelled.discard(f)
+    parent: dict[int, int] = {}
+    queue = deque([root])
+    while queue:
+        v = queue.popleft()
+        end = -1
+        for f in free:
+            if mate[f] == -1 and ok(v, f):
+                end = f
+                break
+        if end == -1:
+            grown = []
+            for u in unlabelled:
+                if ok(v, u):
+                    grown.append(u)
+            for u in grown:
+                if u not in unlabelled:
+                    continue
+                w = mate[u]
+                unlabelled.discard(u)
+                unlabelled.discard(w)
+                parent[u] = v
+                queue.append(w)
+            continue
+        # augment: v's tree path back to the root, then v-end
+        a, b = v, end
+        while True:
+            nxt = mate[a]
+            mate[a] = b
+            mate[b] = a
+            if a == root:
+                return True
+            b = nxt
+            a = parent[b]
+    return False
+
+
 def maximum_matching(n: int, ok: Ok, order: Sequence[int] | None = None, mate: list[int] | None = None,
                      stop_on_failure: bool = False) -> list[int]:
     """Maximum cardinality matching (Edmonds), greedy start.  ``mate[v]`` is v's
-    partner or -1.  With ``stop_on_failure`` it returns as soon as one free vertex
-    has no augmenting path (enough to answer "is there a perfect matching?")."""
+    partner or -1.  Each free vertex first tries the cheap tree search, then the
+    full blossom search.  With ``stop_on_failure`` it returns as soon as one free
+    vertex has no augmenting path (enough to answer "is there a perfect
+    matching?")."""
     mate = greedy_matching(n, ok, order, mate)
     for v in range(n):
         if mate[v] == -1:
+            if _quick_augment(v, n, ok, mate):
+                continue
             if not _augment_from(v, n, ok, mate) and stop_on_failure:
                 return mate
     return mate
@@ -150,71 +203,88 @@ def lex_first_assignment(n: int, ok: Ok) -> list[int] | None:
     rows 0..n-1 and columns 0..n-1 (``ok(row, col)``): row 0 takes the smallest
     column that still allows a perfect matching, then row 1, and so on.
 
-    This is the first transposition of 4.4 (2026: 3.4) that yields a legal pairing
-    (2.2.6; 2026: 3.2.6).  Kuhn's augmenting paths give a perfect matching; then for
-    each row the smaller columns are tried by one alternating-path search each.
-    O(n * E) worst case, near O(n) when the first candidate is almost always legal.
-    Returns ``cols`` with cols[row] = column, or None."""
+    This is the first transposition of 4.4 (2026: 4.4) that yields a legal pairing
+    (2.2.6; 2026: 3.2.6).  A greedy start and augmenting paths give a perfect
+    matching; then for each row the smaller unfixed columns are tried, each by one
+    alternating-path search that must reach the column the row gives up.  Near O(n)
+    when almost every pair is legal, O(n * E) worst case.  Returns ``cols`` with
+    cols[row] = column, or None."""
     row_of = [-1] * n  # column -> row
     col_of = [-1] * n  # row -> column
-    for r in range(n):  # greedy start
-        for col in range(n):
-            if row_of[col] == -1 and ok(r, col):
+    free_cols = list(range(n))
+    for r in range(n):  # greedy start: the first free legal column
+        for idx, col in enumerate(free_cols):
+            if ok(r, col):
                 col_of[r] = col
                 row_of[col] = r
+                del free_cols[idx]
                 break
     for r in range(n):
         if col_of[r] == -1 and not _reassign(r, -1, n, ok, row_of, col_of):
             return None
-    # fix rows one by one to the smallest feasible column
+    open_cols = list(range(n))  # columns not yet fixed, ascending
     for r in range(n):
         current = col_of[r]
-        for col in range(current):
+        for col in open_cols:
+            if col >= current:
+                break
             if not ok(r, col):
                 continue
             other = row_of[col]
-            if other < r:  # taken by a fixed row
-                continue
             # give col to r; `other` loses col and must reach the freed `current`
             col_of[r] = col
             row_of[col] = r
             row_of[current] = -1
             col_of[other] = -1
-            if _reassign(other, r, n, ok, row_of, col_of):
+            if _reassign(other, r, n, ok, row_of, col_of, target=current):
                 break
             col_of[other] = col
             row_of[col] = other
             col_of[r] = current
             row_of[current] = r
+        open_cols.remove(col_of[r])
     return col_of
 
 
-def _reassign(row: int, fixed_row: int, n: int, ok: Ok, row_of: list[int], col_of: list[int]) -> bool:
+def _reassign(row: int, fixed_row: int, n: int, ok: Ok, row_of: list[int], col_of: list[int],
+              target: int = -1) -> bool:
     """Augmenting path from free ``row`` to a free column, using only rows after
-    ``fixed_row``.  BFS, O(E).  Leaves the matching unchanged on failure."""
+    ``fixed_row``.  BFS, O(E); when the only free column ``target`` is known, each
+    row first tries it directly.  Leaves the matching unchanged on failure."""
     prev: dict[int, int] = {}
     queue = deque([row])
-    seen = set()
+    seen: set[int] = set()
     while queue:
         rr = queue.popleft()
-        for col in range(n):
-            if col in seen or not ok(rr, col):
-                continue
-            other = row_of[col]
-            if other != -1 and other <= fixed_row:
-                continue
-            seen.add(col)
-            prev[col] = rr
-            if other == -1:
-                while True:
-                    r2 = prev[col]
-                    old = col_of[r2]
-                    col_of[r2] = col
-                    row_of[col] = r2
-                    if r2 == row:
-                        return True
-                    col = old
-            queue.append(other)
+        if target >= 0 and target not in seen and ok(rr, target):
+            seen.add(target)
+            prev[target] = rr
+            col = target
+        else:
+            col = -1
+            for c in range(n):
+                if c in seen:
+                    continue
+                other = row_of[c]
+                if other != -1 and other <= fixed_row:
+                    continue
+                if not ok(rr, c):
+                    continue
+                seen.add(c)
+                prev[c] = rr
+                if other == -1:
+                    col = c
+                    break
+                queue.append(other)
+        if col >= 0:
+            while True:
+                r2 = prev[col]
+                old = col_of[r2]
+                col_of[r2] = col
+                row_of[col] = r2
+                if r2 == row:
+                    return True
+                col = old
     return False
 
 
