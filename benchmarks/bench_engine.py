@@ -11,11 +11,12 @@ paired once.  Each case runs in its own subprocess so that its peak memory
   top of the generated history (peak after pairing minus peak before it),
 * with ``--tracemalloc``, the peak of Python allocations during ``pair_round``
   measured in a second, separate call (tracemalloc slows the call down, so it is
-  never timed).
+  never timed; it is many times slower on the large fields: use it with small
+  ``--sizes``).
 
     .venv/bin/python benchmarks/bench_engine.py                 # 100 1000 5000 9999 x rounds 2 6 10, + round 1 of 9999
     .venv/bin/python benchmarks/bench_engine.py --sizes 100 1000 --rounds 6
-    .venv/bin/python benchmarks/bench_engine.py --sizes 9999 --rounds 1 10 --tracemalloc
+    .venv/bin/python benchmarks/bench_engine.py --sizes 100 1000 --tracemalloc
 
 Not part of the test run.  Prints a Markdown table (and writes it with ``-o``).
 """
@@ -122,7 +123,9 @@ def table(rows: list[dict], use_tracemalloc: bool) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_SIZES), help="field sizes")
-    ap.add_argument("--rounds", type=int, nargs="+", default=list(DEFAULT_ROUNDS), help="rounds to pair (1-11)")
+    ap.add_argument(
+        "--rounds", type=int, nargs="+", default=list(DEFAULT_ROUNDS), help="rounds to pair (1-11)"
+    )
     ap.add_argument("--no-extra", action="store_true", help="skip round 1 of 9,999")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--tracemalloc", action="store_true", help="also measure Python allocations (slower)")
