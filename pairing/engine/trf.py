@@ -1016,9 +1016,10 @@ def tournament_from_snapshot(
 
 def from_generated(generated, *, name: str = "") -> TrfTournament:
     """TRF for a :mod:`pairing.engine.generator` tournament: every round it played,
-    with ``XXR``, ``XXC``, ``XXS`` and forbidden pairs.  Works on anything with the
+    with ``XXR``, ``XXC``, ``XXS``, forbidden pairs, and (when fewer rounds were played
+    than declared) the next round's absences as ``XXZ``.  Works on anything with the
     GeneratedTournament attributes (players, total_rounds, initial_colour, points,
-    forbidden)."""
+    forbidden, absences, rounds_played)."""
     players_src: tuple[Player, ...] = tuple(generated.players)
     for p in players_src:
         if p.tpn != p.id:
@@ -1044,4 +1045,13 @@ def from_generated(generated, *, name: str = "") -> TrfTournament:
         points=generated.points,
         players=players,
         forbidden=frozenset(generated.forbidden),
+        absent_next=_next_absences(generated),
     )
+
+
+def _next_absences(generated) -> frozenset[int]:
+    played = getattr(generated, "rounds_played", None)
+    absences = tuple(getattr(generated, "absences", ()))
+    if played is None or played >= generated.total_rounds or len(absences) <= played:
+        return frozenset()
+    return frozenset(absences[played])

@@ -231,3 +231,23 @@ def test_acceleration_request_is_warned_about(capsys) -> None:
     code, _, err = run(capsys, "--dubov", str(FIXTURES / "engine-a" / "baku_test.trf"), "-p", "--round", "2")
     assert code == 0
     assert "warning: 'ACC true' asks for accelerated pairings" in err
+
+
+def test_generated_unfinished_tournament_can_be_paired_next(tmp_path: Path, capsys) -> None:
+    """``--played 3`` of 5 rounds: the file holds three rounds and the absences already
+    drawn for round 4 (XXZ); pairing it gives round 4 with those players left out."""
+    path = tmp_path / "part.trf"
+    code, _, err = run(
+        capsys,
+        "--dubov", "-g", "--players", "15", "--rounds", "5", "--played", "3", "--seed", "4",
+        "--bye-rate", "0.2", "-o", str(path),
+    )  # fmt: skip
+    assert code == 0, err
+    t = parse_trf(path.read_text())
+    assert t.rounds_played() == 3
+    code, out, err = run(capsys, "--dubov", str(path), "-p")
+    assert code == 0, err
+    lines = out.splitlines()
+    paired = {int(x) for line in lines[1:] for x in line.split() if x != "0"}
+    assert paired.isdisjoint(t.absent_next)
+    assert paired | t.absent_next == {p.id for p in t.players}
