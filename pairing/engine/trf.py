@@ -324,8 +324,16 @@ def _field(line: str, first: int, last: int) -> str:
     return line[first - 1 : last]
 
 
-def _parse_int_tokens(text: str, line_no: int, start_col: int, rd: _Reader, what: str) -> list[int] | None:
-    """Whitespace-separated positive integers after a keyword, with their columns."""
+def _parse_int_tokens(
+    text: str,
+    line_no: int,
+    start_col: int,
+    rd: _Reader,
+    what: str,
+    refs: list[tuple[int, int, int]] | None = None,
+) -> list[int] | None:
+    """Whitespace-separated positive integers after a keyword; ``refs`` collects
+    (value, line, column) of each, for the later check that the players exist."""
     out: list[int] = []
     ok = True
     for m in re.finditer(r"\S+", text):
@@ -337,6 +345,8 @@ def _parse_int_tokens(text: str, line_no: int, start_col: int, rd: _Reader, what
             ok = False
         else:
             out.append(int(tok))
+            if refs is not None:
+                refs.append((int(tok), line_no, start_col + m.start()))
     return out if ok else None
 
 
@@ -692,6 +702,7 @@ def parse_trf(text: str) -> TrfTournament:
     forbidden: set[frozenset[int]] = set()
     point_values: dict[str, tuple[Decimal, int]] = {}
     broken: set[int] = set()  # starting ranks of player lines with problems
+    refs: list[tuple[int, int, int]] = []  # player ids named by XXZ/BYE/XXP/FOR lines
     for line_no, raw in enumerate(lines, start=1):
         line = raw.rstrip()
         if not line:
@@ -742,13 +753,13 @@ def parse_trf(text: str) -> TrfTournament:
                     f"expected the initial colour (white1 or black1; W or B after 152), found {rest.strip()!r}",
                 )
         elif upper in ("XXZ", "BYE"):
-            ids = _parse_int_tokens(rest, line_no, 5, rd, "a player id")
+            ids = _parse_int_tokens(rest, line_no, 5, rd, "a player id", refs)
             if ids is not None:
                 if not ids:
                     rd.err(line_no, 5, f"expected player ids after {code}")
                 absent.update(ids)
         elif upper in ("XXP", "FOR"):
-            ids = _parse_int_tokens(rest, line_no, 5, rd, "a player id")
+            ids = _parse_int_tokens(rest, line_no, 5, rd, "a player id", refs)
             if ids is not None:
                 if len(ids) < 2:
                     rd.err(line_no, 5, f"expected at least two player ids after {code}")
@@ -837,13 +848,11 @@ def parse_trf(text: str) -> TrfTournament:
             elif e.result.is_played and (e.colour is None or oe.colour is None):
                 rd.err(w.line, w.start + 5, f"round {rnd}: the game {p.id}-{opp.id} needs colours w and b")
     known |= broken
-    for pid in sorted(absent - known):
-        rd.err(0, 0, f"XXZ/BYE names player {pid}, who has no 001 record")
-    for pair in forbidden:
-        for pid in sorted(pair - known):
-            rd.err(0, 0, f"a forbidden pair names player {pid}, who has no 001 record")
+    for pid, line_no, col in refs:
+        if pid not in known:
+            rd.err(line_no, col, f"expected the starting rank of a player in the file, found {pid}")
     if rd.problems:
-        rd.problems.sort(key=lambda pr: (pr.line == 0, pr.line, pr.column))
+        rd.problems.sort(key=lambda pr: (pr.line, pr.column))
         raise TrfError(rd.problems)
 
     points = _point_system({k: v for k, (v, _) in point_values.items()})

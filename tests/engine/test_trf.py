@@ -539,3 +539,9 @@ def test_snapshot_with_missing_rating_is_an_error_unless_a_default_is_given() ->
 def test_snapshot_beyond_the_last_round_is_an_error() -> None:
     with pytest.raises(InvalidSnapshot, match="beyond"):
         parse_lines(two_rounds()).snapshot(6)
+
+
+def test_extension_lines_must_name_players_of_the_file() -> None:
+    found = problems_of([row(1), row(2), "XXR 3", "XXZ 2 7", "XXP 1 9"])
+    assert [(p.line, p.column) for p in found] == [(4, 7), (5, 7)]
+    assert "found 7" in found[0].message
