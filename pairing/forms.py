@@ -155,6 +155,12 @@ class DeputyForm(forms.Form):
 
 
 class PlayerForm(forms.ModelForm):
+    rating = forms.IntegerField(
+        min_value=1,
+        max_value=3500,
+        error_messages={"min_value": "A rating between 1 and 3500.", "max_value": "A rating between 1 and 3500."},
+    )
+
     class Meta:
         model = Player
         fields = [
@@ -182,12 +188,6 @@ class PlayerForm(forms.ModelForm):
         if not name:
             raise forms.ValidationError("Enter the player's name.")
         return name
-
-    def clean_rating(self) -> int:
-        rating = self.cleaned_data["rating"]
-        if not 1 <= rating <= 3500:
-            raise forms.ValidationError("A rating between 1 and 3500.")
-        return rating
 
     def clean_federation(self) -> str:
         return _clean_federation(self.cleaned_data.get("federation", ""))

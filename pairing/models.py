@@ -499,6 +499,10 @@ class Game(models.Model):
             game.save(update_fields=["result", "updated"])
             game.round.refresh_status()
             tournament = Tournament.objects.get(pk=game.round.tournament_id)
+            draft = tournament.draft_round()
+            if draft is not None and draft.number > game.round.number:
+                # the draft was paired on the old result
+                tournament.discard_draft(user, f"A result of round {game.round.number} changed.")
             verb = "corrected" if before else "entered"
             AuditEntry.log(
                 tournament,

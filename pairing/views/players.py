@@ -45,8 +45,9 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         if request.htmx:
             return render(request, "pairing/players.html#player-area", _players_context(t, PlayerForm(tournament=t)))
         return redirect("pairing:players", slug=t.slug)
-    template = "pairing/players.html#player-form" if request.htmx else "pairing/players.html"
-    return render(request, template, _players_context(t, form), status=200 if request.htmx else 400)
+    if request.htmx:  # 200 so that htmx swaps in the form with its messages
+        return render(request, "pairing/players.html#player-area", _players_context(t, form))
+    return render(request, "pairing/players.html", _players_context(t, form), status=400)
 
 
 @login_required

@@ -59,6 +59,7 @@ def test_inline_validation_does_not_nag_about_fields_still_empty(chief_client, t
         ("name", "   ", "required"),
         ("rating", "", "required"),
         ("rating", "0", "between 1 and 3500"),
+        ("rating", "99999", "between 1 and 3500"),
         ("rating", "abc", "whole number"),
         ("federation", "S1O", "three-letter"),
         ("fide_id", "12ab", "up to 11 digits"),
@@ -159,3 +160,11 @@ def test_a_player_of_another_tournament_is_404(chief_client, chief, tournament):
     other = Tournament.objects.create(slug="other", name="Other", owner=chief)
     [p] = add_players(other, 1)
     assert chief_client.get(reverse("pairing:player_edit", args=[tournament.slug, p.pk])).status_code == 404
+
+
+def test_a_refused_htmx_add_returns_the_form_and_the_list(chief_client, tournament, players):
+    response = chief_client.post(players_url(tournament), {**NEW, "rating": "0"}, HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert 'id="player-area"' in body and 'id="player-table"' in body
+    assert "between 1 and 3500" in body
+    assert Player.objects.count() == 10

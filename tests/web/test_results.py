@@ -107,3 +107,13 @@ def test_the_results_page_shows_progress_and_key_help(chief_client, rnd):
     page = chief_client.get(rnd.get_absolute_url()).content.decode()
     assert "0 of 5" in page and "<kbd>=</kbd>" in page
     assert 'tabindex="0" data-board="1"' in page
+
+
+def test_correcting_a_result_discards_the_next_rounds_draft(chief_client, chief, tournament, rnd):
+    for g in rnd.games():
+        chief_client.post(result_url(rnd, g), {"result": "1-0"})
+    adapter.pair_next_round(tournament, chief)
+    g = rnd.games().first()
+    chief_client.post(result_url(rnd, g), {"result": "0-1", "expected": "1-0"})
+    assert not tournament.round_set.filter(status=RoundStatus.DRAFT).exists()
+    assert AuditEntry.objects.filter(action="discard", detail__contains="result of round 1 changed").exists()
