@@ -879,8 +879,13 @@ def parse_trf(text: str) -> TrfTournament:
 
 
 def _fmt_points(value: Decimal) -> str:
-    q = value.quantize(Decimal("0.1")) if value == value.quantize(Decimal("0.1")) else value.normalize()
-    return f"{q}"
+    """Points in the ``11.5`` style of columns 81-84; ``215`` rather than ``215.0`` when
+    one decimal would not fit."""
+    if value == value.quantize(Decimal("0.1")):
+        text = format(value.quantize(Decimal("0.1")), "f")
+        if len(text) <= 4:
+            return text
+    return format(value.normalize(), "f")
 
 
 def _fmt_round(e: RoundEntry) -> str:

@@ -545,3 +545,38 @@ def test_extension_lines_must_name_players_of_the_file() -> None:
     found = problems_of([row(1), row(2), "XXR 3", "XXZ 2 7", "XXP 1 9"])
     assert [(p.line, p.column) for p in found] == [(4, 7), (5, 7)]
     assert "found 7" in found[0].message
+
+
+def test_points_too_wide_for_one_decimal_are_written_without_it() -> None:
+    t = TrfTournament(players=(TrfPlayer(1, points=Decimal(215)),), total_rounds=3)
+    assert dump_trf(t).splitlines()[0][80:84] == " 215"
+    assert parse_trf(dump_trf(t)) == t
+
+
+@needs_fixtures
+def test_damaged_files_give_trf_errors_never_other_exceptions() -> None:
+    """Seeded random damage to the fixtures (characters changed, deleted, inserted):
+    the reader either reads the text, and then writes it back identically, or lists
+    problems with real line and column numbers."""
+    import random
+
+    rng = random.Random(5)
+    alphabet = " 0123456789wbWB-+=UHFZLDxX.\r\n\t"
+    for _ in range(400):
+        chars = list(rng.choice(GOOD_FIXTURES).read_text())
+        for _ in range(rng.randint(1, 4)):
+            pos = rng.randrange(len(chars))
+            op = rng.random()
+            if op < 0.5:
+                chars[pos] = rng.choice(alphabet)
+            elif op < 0.75:
+                del chars[pos]
+            else:
+                chars.insert(pos, rng.choice(alphabet))
+        try:
+            t = parse_trf("".join(chars))
+        except TrfError as exc:
+            assert exc.problems
+            assert all(p.line >= 1 and p.column >= 1 for p in exc.problems)
+        else:
+            assert parse_trf(dump_trf(t)) == t
