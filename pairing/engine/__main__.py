@@ -150,10 +150,10 @@ def format_explanation(expl: Explanation, round_number: int | None = None) -> st
     bye = expl.bye
     out.append("")
     out.append("Pairing-allocated bye (2.1)")
-    if bye.player is None:
-        out.append(f"  none{': ' + bye.reason if bye.reason else ''}")
-    else:
-        out.append(f"  player {bye.player}{': ' + bye.reason if bye.reason else ''}")
+    who = "none" if bye.player is None else f"player {bye.player}"
+    out.append(f"  {who}")
+    if bye.reason:
+        out.append(f"  why: {bye.reason}")
     if bye.eligible:
         out.append(f"  eligible, in 2.1.3-2.1.5 order: {_ids(bye.eligible)}")
     if bye.rejected_incomplete:
