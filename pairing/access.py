@@ -42,6 +42,11 @@ def get_tournament_for_viewer(request: HttpRequest, slug: str) -> Tournament:
     raise Http404("No such tournament.")
 
 
+def get_public_tournament(slug: str) -> Tournament | None:
+    """The tournament if it is public (anyone may read it), else None."""
+    return Tournament.objects.public().filter(slug=slug).first()
+
+
 def get_round(tournament: Tournament, number: int) -> Round:
     return get_object_or_404(Round, tournament=tournament, number=number)
 

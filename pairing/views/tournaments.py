@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from ..access import get_tournament_for_arbiter, get_tournament_for_owner
+from ..access import get_public_tournament, get_tournament_for_arbiter, get_tournament_for_owner
 from ..forms import DeputyForm, TournamentForm
 from ..models import AuditEntry, Tournament
 
@@ -38,9 +38,18 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     return render(request, "pairing/tournament_form.html", {"form": form, "creating": True})
 
 
-@login_required
 @require_GET
 def tournament(request: HttpRequest, slug: str) -> HttpResponse:
+    """Arbiters get the overview; visitors of a public tournament its public home."""
+    public = get_public_tournament(slug)
+    if public is not None and not public.is_arbiter(request.user):
+        rounds = public.published_rounds()
+        return render(request, "pairing/public_home.html", {"t": public, "rounds": rounds, "is_arbiter": False})
+    return _overview(request, slug)
+
+
+@login_required
+def _overview(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     rounds = list(t.round_set.order_by("number"))
     return render(

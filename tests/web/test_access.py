@@ -125,3 +125,19 @@ def test_a_draft_is_hidden_from_the_public(anon_client, chief, tournament, playe
 
 def test_health_endpoint_answers_without_login(anon_client):
     assert anon_client.get("/health/").json() == {"status": "ok"}
+
+
+def test_a_public_tournament_has_a_home_page_for_visitors(anon_client, stranger_client, tournament, players):
+    Tournament.objects.filter(pk=tournament.pk).update(public=True)
+    play_round(tournament)
+    for client in (anon_client, stranger_client):
+        page = client.get(url("pairing:tournament"))
+        assert page.status_code == 200
+        body = page.content.decode()
+        assert "Round 1" in body and "Standings" in body
+        assert "Pair round" not in body and "Settings" not in body
+
+
+def test_arbiters_of_a_public_tournament_still_get_the_overview(deputy_client, tournament):
+    Tournament.objects.filter(pk=tournament.pk).update(public=True)
+    assert "Recent changes" in deputy_client.get(url("pairing:tournament")).content.decode()
