@@ -24,16 +24,17 @@ from collections.abc import Callable, Sequence
 Ok = Callable[[int, int], bool]
 
 
-def greedy_matching(n: int, ok: Ok, order: Sequence[int] | None = None, mate: list[int] | None = None) -> list[int]:
+def greedy_matching(n: int, ok: Ok, order: Sequence[int] | None = None, mate: list[int] | None = None,
+                    partners: Sequence[int] | None = None) -> list[int]:
     """Greedy maximal matching: each free vertex (in ``order``) takes the first free
-    legal partner, scanning partners in reverse order.  O(n) in dense graphs,
-    O(n^2) worst case."""
+    legal partner, scanning ``partners`` (default: ``order`` reversed).  O(n) in
+    dense graphs, O(n^2) worst case."""
     if mate is None:
         mate = [-1] * n
     if order is None:
         order = range(n)
     free = [v for v in order if mate[v] == -1]
-    partners = free[::-1]
+    partners = free[::-1] if partners is None else [v for v in partners if mate[v] == -1]
     start = 0
     for v in free:
         if mate[v] != -1:
@@ -164,13 +165,13 @@ def _quick_augment(root: int, n: int, ok: Ok, mate: list[int]) -> bool:
 
 
 def maximum_matching(n: int, ok: Ok, order: Sequence[int] | None = None, mate: list[int] | None = None,
-                     stop_on_failure: bool = False) -> list[int]:
+                     stop_on_failure: bool = False, partners: Sequence[int] | None = None) -> list[int]:
     """Maximum cardinality matching (Edmonds), greedy start.  ``mate[v]`` is v's
     partner or -1.  Each free vertex first tries the cheap tree search, then the
     full blossom search.  With ``stop_on_failure`` it returns as soon as one free
     vertex has no augmenting path (enough to answer "is there a perfect
     matching?")."""
-    mate = greedy_matching(n, ok, order, mate)
+    mate = greedy_matching(n, ok, order, mate, partners)
     for v in range(n):
         if mate[v] == -1:
             if _quick_augment(v, n, ok, mate):
@@ -180,13 +181,15 @@ def maximum_matching(n: int, ok: Ok, order: Sequence[int] | None = None, mate: l
     return mate
 
 
-def has_perfect_matching(n: int, ok: Ok, order: Sequence[int] | None = None) -> bool:
-    """C4 / D11 on an implicit graph: does a perfect matching exist?"""
+def has_perfect_matching(n: int, ok: Ok, order: Sequence[int] | None = None,
+                         partners: Sequence[int] | None = None) -> bool:
+    """C4 / D11 on an implicit graph: does a perfect matching exist?  ``order`` and
+    ``partners`` steer the greedy start only (speed, never the answer)."""
     if n % 2:
         return False
     if n == 0:
         return True
-    mate = maximum_matching(n, ok, order, stop_on_failure=True)
+    mate = maximum_matching(n, ok, order, stop_on_failure=True, partners=partners)
     return all(m != -1 for m in mate)
 
 

@@ -345,7 +345,11 @@ class _Round:
         n = len(vs)
         legal = self.legal
         order = self._order(vs)
-        if has_perfect_matching(n, lambda a, b: legal(vs[a], vs[b]) and not (in_s[a] and in_s[b]), order):
+        # greedy start: S first (it may only pair outside S), taking constrained L players first
+        s_first = [i for i in order if in_s[i]] + [i for i in order if not in_s[i]]
+        partners = [i for i in order if not in_s[i]] + [i for i in order if in_s[i]]
+        if has_perfect_matching(n, lambda a, b: legal(vs[a], vs[b]) and not (in_s[a] and in_s[b]), s_first,
+                                partners):
             return 0
         if not has_perfect_matching(n, lambda a, b: legal(vs[a], vs[b]), order):
             return None
