@@ -8,10 +8,10 @@ board order, PAB), or both must raise NoLegalPairing.
 
 Size of the run (environment):
 
-* ``CROSSCHECK_TOURNAMENTS`` seeded tournaments (default 240), starting at
+* ``CROSSCHECK_TOURNAMENTS`` seeded tournaments (default 400), starting at
   ``CROSSCHECK_SEED`` (default 0);
 * ``CROSSCHECK_EXAMPLES`` hypothesis examples (default 40);
-* ``CROSSCHECK_CHAOS`` synthetic snapshots (default 3000): random, non-Dubov
+* ``CROSSCHECK_CHAOS`` synthetic snapshots (default 4000): random, non-Dubov
   histories (ids != TPNs, unrated and forfeited games, 3/1/0 points, many
   absolute colour preferences and upfloats), one round compared per snapshot;
 * ``CROSSCHECK_REPORT``: a file to which the counts and every disagreement are
@@ -38,10 +38,10 @@ from pairing.engine.model import Colour, Player, PointSystem, Result, RoundEntry
 
 from .literal import COVERAGE, literal_pair_round
 
-TOURNAMENTS = int(os.environ.get("CROSSCHECK_TOURNAMENTS", "240"))
+TOURNAMENTS = int(os.environ.get("CROSSCHECK_TOURNAMENTS", "400"))
 SEED = int(os.environ.get("CROSSCHECK_SEED", "0"))
 EXAMPLES = int(os.environ.get("CROSSCHECK_EXAMPLES", "40"))
-CHAOS = int(os.environ.get("CROSSCHECK_CHAOS", "3000"))
+CHAOS = int(os.environ.get("CROSSCHECK_CHAOS", "4000"))
 REPORT = os.environ.get("CROSSCHECK_REPORT")
 CHUNKS = 8
 
@@ -223,12 +223,17 @@ class Tally:
 
         return pair
 
-    def report(self, name: str) -> str:
+    def report(self, name: str, quiet: bool = False) -> str:
+        TOTAL.rounds += self.rounds
+        TOTAL.agreed += self.agreed
+        TOTAL.impossible += self.impossible
+        TOTAL.disagreements += self.disagreements
         text = (
             f"{name}: {self.rounds} rounds compared, {self.agreed} agreed "
             f"({self.impossible} both NoLegalPairing), {len(self.disagreements)} disagreed"
         )
-        print(text)
+        if not quiet:
+            print(text)
         if REPORT:
             with open(REPORT, "a", encoding="utf-8") as f:
                 f.write(
@@ -246,6 +251,9 @@ class Tally:
                 f"{len(self.disagreements)} of {self.rounds} rounds disagree; first: {d['case']}\n"
                 f"literal: {d['literal']}\nfast:    {d['fast']}\n{d['snapshot']}"
             )
+
+
+TOTAL = Tally()  # every comparison of this test session
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
@@ -282,6 +290,7 @@ def test_fast_engine_agrees_on_hypothesis_tournaments(players, rounds, seed, **r
     tally = Tally()
     config = GeneratorConfig(players=players, rounds=rounds, seed=seed, **rates)
     generate(config, pairer=tally.pairer(str(config)))
+    tally.report(f"hypothesis {config}", quiet=True)
     tally.assert_agreed()
 
 
@@ -316,7 +325,11 @@ def compare_once(tally: Tally, snapshot: Snapshot, label: str) -> tuple:
 
 
 def test_zz_coverage_of_the_rules_exercised():
-    """Print which rules and branches the enumerator exercised in this run."""
+    """Print the totals and which rules and branches the enumerator exercised."""
+    print(
+        f"TOTAL: {TOTAL.rounds} rounds compared, {TOTAL.agreed} agreed "
+        f"({TOTAL.impossible} both NoLegalPairing), {len(TOTAL.disagreements)} disagreed"
+    )
     for name, count in sorted(COVERAGE.items()):
         print(f"{count:9d}  {name}")
     if REPORT:
