@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -90,6 +92,20 @@ def _names(rnd: Round) -> dict[int, object]:
     return {p.pk: p for p in rnd.tournament.player_set.all()}
 
 
+_ENGINE_WHO = re.compile(r"\b(\d+) \(TPN (\d+)\)")
+
+
+def _readable(text: str, players: dict) -> str:
+    """The engine names a player ``id`` when id == TPN, else ``id (TPN n)``; show the
+    latter as ``Name (No n)`` so every number left is a pairing number."""
+
+    def name(m: re.Match) -> str:
+        p = players.get(int(m.group(1)))
+        return f"{p.name} (No {p.tpn})" if p is not None and str(p.tpn) == m.group(2) else m.group(0)
+
+    return _ENGINE_WHO.sub(name, text)
+
+
 def _explanation(rnd: Round) -> dict:
     """The stored Explanation with ids resolved to players."""
     players = _names(rnd)
@@ -102,6 +118,8 @@ def _explanation(rnd: Round) -> dict:
     brackets = [
         {
             **b,
+            "upfloater_reason": _readable(b["upfloater_reason"], players),
+            "notes": [_readable(n, players) for n in b["notes"]],
             "residents": ps(b["residents"]),
             "upfloaters": ps(b["upfloaters"]),
             "g1": ps(b["g1"]),
@@ -113,10 +131,12 @@ def _explanation(rnd: Round) -> dict:
         }
         for b in ex.get("brackets", [])
     ]
-    colours = {(c["white"], c["black"]): c for c in ex.get("colours", [])}
+    colours = {
+        (c["white"], c["black"]): {**c, "reason": _readable(c["reason"], players)} for c in ex.get("colours", [])
+    }
     return {
         "bye_player": players.get(bye.get("player")),
-        "bye_reason": bye.get("reason", ""),
+        "bye_reason": _readable(bye.get("reason", ""), players),
         "bye_eligible": ps(bye.get("eligible", [])),
         "bye_rejected": ps(bye.get("rejected_incomplete", [])),
         "brackets": brackets,
