@@ -204,6 +204,10 @@ class TrfTournament:
             raise InvalidSnapshot(
                 f"round {round_number} is beyond the tournament's {self.total_rounds} rounds"
             )
+        if round_number > played + 1:
+            raise InvalidSnapshot(
+                f"round {round_number} cannot be paired: the file has games up to round {played} only"
+            )
         zero = RoundEntry(None, None, Result.ZERO_BYE)
         absent: set[int] = set()
         players: list[Player] = []

@@ -61,6 +61,15 @@ def two_rounds() -> list[str]:
     ]
 
 
+# four players after round 1 (1-3, 4-2)
+ROUND_ONE = [
+    row(1, rounds=("   3 w 1",)),
+    row(2, rounds=("   4 b =",)),
+    row(3, rounds=("   1 b 0",)),
+    row(4, rounds=("   2 w =",)),
+]
+
+
 def parse_lines(lines: list[str], end: str = "\n") -> TrfTournament:
     return parse_trf(end.join(lines) + end)
 
@@ -338,7 +347,7 @@ def test_absence_lines(line: str) -> None:
 
 
 def test_240_byes_apply_to_their_round_only() -> None:
-    t = parse_lines([row(1), row(2), row(3), row(4), "XXR 3", "240 H 001    2    3", "240 Z 002    4"])
+    t = parse_lines([*ROUND_ONE, "XXR 3", "240 H 001    2    3", "240 Z 002    4"])
     assert t.snapshot(1).absent == frozenset({2, 3})
     assert t.snapshot(2).absent == frozenset({4})
     assert "240 H 001    2    3" in t.extra_lines
@@ -352,7 +361,7 @@ def test_forbidden_pair_lines(line: str) -> None:
 
 
 def test_260_prohibited_pairings_cover_their_rounds() -> None:
-    t = parse_lines([row(1), row(2), row(3), "XXR 5", "260 002 003    1    2    3"])
+    t = parse_lines([*ROUND_ONE, "XXR 5", "260 002 003    1    2    3"])
     assert t.snapshot(1).forbidden == frozenset()
     assert t.snapshot(2).forbidden == {frozenset({1, 2}), frozenset({1, 3}), frozenset({2, 3})}
 
@@ -605,3 +614,8 @@ def test_generated_tournament_snapshots_survive_the_trf_round_trip(seed: int) ->
     last = g.rounds_played + (1 if g.rounds_played < g.total_rounds else 0)
     for k in range(1, last + 1):
         assert t.snapshot(k) == g.snapshot(k), f"round {k}"
+
+
+def test_snapshot_cannot_skip_a_round() -> None:
+    with pytest.raises(InvalidSnapshot, match="games up to round 2 only"):
+        parse_lines(two_rounds()).snapshot(4)
