@@ -311,8 +311,8 @@ class _Round:
                 )
             else:
                 parts.append(
-                    f"score {fmt(self.score[c])}, {st.games_played} games, lowest in the initial ranking "
-                    f"(2.1.5; TPN {st.tpn} after {self.tpn[nxt]})"
+                    f"score {fmt(self.score[c])}, {st.games_played} games played, lowest in the initial "
+                    f"ranking (2.1.5: TPN {st.tpn}; next {self.name(nxt)})"
                 )
         return "; ".join(parts) + "."
 
@@ -386,7 +386,11 @@ class _Round:
                 if cost is not None and self.complete(pool):
                     reason = f"No upfloaters: the {nr} residents can be paired among themselves (2.2.1)."
                     return (), reason, _Eval((), (), (cost[0], 0, 0, 0), cost[1])
-                why_k = "the residents cannot all be paired among themselves"
+                why_k = (
+                    "the residents cannot all be paired among themselves"
+                    if cost is None
+                    else "pairing the residents among themselves would leave the lower players incomplete (C4)"
+                )
                 continue
             if not why_k:
                 why_k = "odd number of residents"
@@ -588,6 +592,8 @@ class _Round:
             raise EngineError(f"internal error: no transposition in bracket {fmt(score)}")
         t2 = [t2_pool[c] for c in cols]
         c7 = sum(1 for a, b in zip(s1, t2, strict=True) if self.white_seeker[a] == self.white_seeker[b])
+        if not (u or m):
+            notes.append(f"G1 and G2 have {len(g1)} players each: no shift (2.2.4).")
         notes.append(f"C7: {c7} player(s) do not get their colour preference.")
         ids = self._ids
         trace = BracketTrace(
