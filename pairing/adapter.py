@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from . import engine
 from .engine import Colour, PointSystem, Result, RoundEntry, Snapshot
@@ -54,29 +55,36 @@ def point_system(t: Tournament) -> PointSystem:
 
 
 def histories(t: Tournament, up_to: int, players: list[Player] | None = None) -> dict[int, list[RoundEntry]]:
-    """Round-by-round entries for rounds 1..up_to of every player (by pk).
+    """Round-by-round entries for rounds 1..up_to of every player (by pk), or of
+    ``players`` only when given (their opponents appear as ids).
 
     A round with neither a game nor a bye (late entry, withdrawn, not paired) is ``Z``.
     Drafts are ignored.  A game still without a result raises ValueError.
     """
+    subset = players is not None
     players = players if players is not None else list(t.player_set.all())
+    ids = [p.pk for p in players]
     zero = RoundEntry(None, None, Result.ZERO_BYE)
     hist: dict[int, list[RoundEntry]] = {p.pk: [zero] * up_to for p in players}
     games = Game.objects.filter(round__tournament=t, round__number__lte=up_to).exclude(
         round__status=RoundStatus.DRAFT
     )
+    byes = Bye.objects.filter(tournament=t, round_number__lte=up_to)
+    if subset:
+        games = games.filter(Q(white_id__in=ids) | Q(black_id__in=ids))
+        byes = byes.filter(player_id__in=ids)
     for g in games.values("round__number", "board", "white_id", "black_id", "result"):
         sides = SIDES.get(g["result"])
         if sides is None:
             raise ValueError(f"round {g['round__number']} board {g['board']} has no result yet")
         k = g["round__number"] - 1
         w, b = g["white_id"], g["black_id"]
-        hist[w][k] = RoundEntry(b, Colour.WHITE, Result(sides[0]))
-        hist[b][k] = RoundEntry(w, Colour.BLACK, Result(sides[1]))
+        if w in hist:
+            hist[w][k] = RoundEntry(b, Colour.WHITE, Result(sides[0]))
+        if b in hist:
+            hist[b][k] = RoundEntry(w, Colour.BLACK, Result(sides[1]))
     published = set(t.published_rounds().values_list("number", flat=True))
-    for bye in Bye.objects.filter(tournament=t, round_number__lte=up_to).values(
-        "player_id", "round_number", "kind"
-    ):
+    for bye in byes.values("player_id", "round_number", "kind"):
         if bye["kind"] == ByeKind.PAIRING and bye["round_number"] not in published:
             continue  # the PAB of a draft
         hist[bye["player_id"]][bye["round_number"] - 1] = RoundEntry(None, None, Result(bye["kind"]))

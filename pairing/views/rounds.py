@@ -144,11 +144,12 @@ def _explanation(rnd: Round) -> dict:
     }
 
 
-def _annotate_scores(t, rnd: Round, games: list) -> None:
-    """Points before the round, for the pairing list's Pts columns."""
+def _annotate_scores(t, rnd: Round, games: list, players: list | None = None) -> None:
+    """Points before the round, for the pairing list's Pts columns (``players``: only
+    these, when one row is redrawn)."""
     if not games:
         return
-    hist = adapter.histories(t, rnd.number - 1)
+    hist = adapter.histories(t, rnd.number - 1, players)
     ps = adapter.point_system(t)
     scores = {pk: sum((ps.points(e.result) for e in h), 0) for pk, h in hist.items()}
     for g in games:
@@ -279,7 +280,7 @@ def game_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpRe
         # result now stored.
         rnd.refresh_from_db()
         done, total = rnd.progress()
-        _annotate_scores(t, rnd, [game])
+        _annotate_scores(t, rnd, [game], [game.white, game.black])
         return render(
             request,
             "pairing/round.html#board-row",

@@ -184,3 +184,11 @@ def test_standings_use_points_then_tiebreaks(chief, tournament, players):
     assert labels == ["BH-C1", "BH", "SB"] and rounds == 1
     assert [r.points for r in rows[:5]] == [1] * 5
     assert rows[0].rank == 1
+
+
+def test_history_of_some_players_only(chief, tournament, players):
+    play_round(tournament, chief)
+    play_round(tournament, chief)
+    full = adapter.histories(tournament, 2)
+    some = adapter.histories(tournament, 2, players[:2])
+    assert some == {p.pk: full[p.pk] for p in players[:2]}
