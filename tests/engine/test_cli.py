@@ -251,3 +251,23 @@ def test_generated_unfinished_tournament_can_be_paired_next(tmp_path: Path, caps
     paired = {int(x) for line in lines[1:] for x in line.split() if x != "0"}
     assert paired.isdisjoint(t.absent_next)
     assert paired | t.absent_next == {p.id for p in t.players}
+
+
+@needs_fixtures
+def test_checker_agrees_with_a_fixture_that_matches_our_engine(capsys) -> None:
+    """engine-a/test.trf (20 players, forfeits, a rematch after a forfeit): every round
+    re-paired from the rounds before it is identical (docs/fixture-replay.md)."""
+    code, out, _ = run(capsys, "--dubov", str(FIXTURES / "engine-a" / "test.trf"), "-c")
+    assert code == 0
+    assert "all 5 rounds identical" in out
+
+
+@needs_fixtures
+def test_checker_lists_the_boards_of_a_fixture_that_differs(capsys) -> None:
+    """engine-a/parsing_test.trf differs in rounds 3 and 5 (C7 and C10 upfloater choices,
+    see test_fixture_cases.py)."""
+    code, out, _ = run(capsys, "--dubov", str(FIXTURES / "engine-a" / "parsing_test.trf"), "-c")
+    assert code == 4
+    assert "round 3: 3 differences" in out
+    assert "board 8: engine 13-5, file 13-19, 11-5" in out
+    assert "2 of 5 rounds differ" in out
