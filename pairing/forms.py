@@ -14,7 +14,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.text import slugify
 
-from .models import TITLE_ORDER, ByeKind, ColourMethod, Player, Tournament
+from .models import TITLE_ORDER, ColourMethod, Player, Tournament
 
 FED_RE = re.compile(r"^[A-Z]{3}$")
 FIDE_ID_RE = re.compile(r"^\d{1,11}$")
@@ -365,14 +365,6 @@ class TrfImportForm(forms.Form):
             raise forms.ValidationError("Paste the TRF text or choose a file.")
         data["trf"] = text
         return data
-
-
-class AbsenceForm(forms.Form):
-    """One player's status for one round."""
-
-    CHOICES = [("", "Plays"), (ByeKind.HALF, "Half-point bye"), (ByeKind.ZERO, "Zero-point bye (absent)")]
-    player = forms.IntegerField(widget=forms.HiddenInput)
-    kind = forms.ChoiceField(choices=CHOICES, required=False)
 
 
 class WithdrawForm(forms.Form):

@@ -35,7 +35,7 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
     players = list(t.player_set.by_tpn())
     byes = {b.player_id: b for b in Bye.objects.filter(tournament=t, round_number=number)}
     if request.method == "POST":
-        allowed = {"", ByeKind.HALF, ByeKind.ZERO}
+        allowed = {"", ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL}
         wanted: dict[int, str] = {}
         for p in players:
             value = request.POST.get(f"kind-{p.pk}", None)

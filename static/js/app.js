@@ -33,6 +33,15 @@
     }
   });
 
+  // Forms marked data-once (pair, publish, imports): a double click sends one request.
+  // The server is idempotent anyway; this just spares the second round trip.
+  document.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-once")) return;
+    if (form.dataset.sent) { e.preventDefault(); return; }
+    form.dataset.sent = "1";
+  });
+
   // After a row is swapped in, go to the next board still waiting for a result
   // (or simply the next board).
   document.addEventListener("htmx:afterSettle", function () {

@@ -79,3 +79,8 @@ def test_a_bad_withdrawal_round_is_refused(chief_client, tournament, players):
     )
     assert "round number" in response.content.decode()
     assert Player.objects.get(pk=players[3].pk).withdrawn_from_round is None
+
+
+def test_a_full_point_bye_can_be_requested(chief_client, tournament, players):
+    chief_client.post(absences_url(tournament), {"round": 1, f"kind-{players[0].pk}": ByeKind.FULL})
+    assert Bye.objects.get().kind == ByeKind.FULL
