@@ -23,19 +23,17 @@ Tournament lines kept in fields: 012 name, 022 city, 032 federation, 042/052 dat
 
 Extension lines (other engines' conventions, and the TRF-2026 records):
 
-=============================  ==============================================
-``XXR n``, ``TNR n``, ``142 n``  total number of rounds
-``XXC white1|black1``, ``152 W|B``  initial colour (``white``/``black``/``w``/``b``
-                                    accepted after XXC too)
-``XXZ id ...``, ``BYE id ...``   players not to be paired in the next round
-``XXP a b``, ``FOR a b ...``     forbidden pairs (every pair among the ids), all rounds
-``XXS KEY=value ...``            point system, keys below
-``162``                          TRF-2026 point system (W D L A P X codes)
-``240 T RRR id ...``             TRF-2026 byes (F/H/Z) for round RRR: kept verbatim in
-                                 ``extra_lines``, applied by :meth:`TrfTournament.snapshot`
-``260 R1 R2 id id ...``          TRF-2026 prohibited pairings for rounds R1..R2: kept
-                                 verbatim, applied by :meth:`TrfTournament.snapshot`
-=============================  ==============================================
+- ``XXR n``, ``TNR n``, ``142 n``: total number of rounds.
+- ``XXC white1`` / ``black1`` (also ``white``, ``black``, ``w``, ``b``), ``152 W`` /
+  ``B``: initial colour.  Without one, :meth:`TrfTournament.effective_initial_colour`
+  takes, as TRF-2026 (tag 152) says, the colour of the highest ranked player paired in
+  round 1 (White before round 1).
+- ``XXZ id ...``, ``BYE id ...``: players not to be paired in the next round.
+- ``XXP a b``, ``FOR a b ...``: forbidden pairs (every pair among the ids), all rounds.
+- ``XXS KEY=value ...``: point system, keys below; ``162``: TRF-2026 point system.
+- ``240 T RRR id ...`` (TRF-2026 F/H/Z byes of round RRR) and ``260 R1 R2 id id ...``
+  (TRF-2026 prohibited pairings for rounds R1..R2): validated, kept verbatim in
+  ``extra_lines`` and applied by :meth:`TrfTournament.snapshot` to the round they name.
 
 ``XXS`` keys (values are decimals, e.g. ``0.5``): ``WW``/``BW`` win (must be equal:
 the engine has one win value), ``WD``/``BD`` draw, ``WL``/``BL`` loss, ``FW``
