@@ -627,3 +627,39 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
 def colour_choice_label(t: Tournament) -> str:
     colour = ColourChoice(t.initial_colour).label
     return f"{colour} ({ColourMethod(t.initial_colour_method).label.lower()})"
+
+
+# ---------------------------------------------------------------- crosstable
+
+_CELL_RESULT = {
+    Result.WIN: "1", Result.DRAW: "½", Result.LOSS: "0",
+    Result.WIN_UNRATED: "1", Result.DRAW_UNRATED: "½", Result.LOSS_UNRATED: "0",
+    Result.FORFEIT_WIN: "+", Result.FORFEIT_LOSS: "-",
+}
+_CELL_BYE = {Result.PAIRING_BYE: "bye", Result.FULL_BYE: "F", Result.HALF_BYE: "H", Result.ZERO_BYE: "–"}
+
+
+@dataclass(frozen=True)
+class CrossRow:
+    number: int  # position in the table (opponents are named by it)
+    standing: StandingRow
+    cells: tuple[str, ...]
+
+
+def crosstable(t: Tournament) -> tuple[list[str], list[CrossRow], int]:
+    """Standings order, one cell per complete round: ``12w1``, ``5b½``, ``3w+``,
+    ``bye``, ``H``; opponents by their line number in this table."""
+    labels, rows, rounds = standings(t)
+    line = {r.player.pk: i for i, r in enumerate(rows, start=1)}
+    hist = histories(t, rounds, [r.player for r in rows])
+    out = []
+    for i, r in enumerate(rows, start=1):
+        cells = []
+        for e in hist[r.player.pk]:
+            if e.opponent is None:
+                cells.append(_CELL_BYE.get(e.result, e.result.value))
+            else:
+                colour = "w" if e.colour is Colour.WHITE else "b"
+                cells.append(f"{line[e.opponent]}{colour}{_CELL_RESULT[e.result]}")
+        out.append(CrossRow(i, r, tuple(cells)))
+    return labels, out, rounds

@@ -29,5 +29,7 @@ urlpatterns = [
     path(R + "swap/", views.round_swap, name="round_swap"),
     path(R + "game/<int:pk>/result/", views.game_result, name="game_result"),
     path(T + "standings/", views.standings, name="standings"),
+    path(T + "standings.csv", views.standings_csv, name="standings_csv"),
+    path(T + "crosstable/", views.crosstable, name="crosstable"),
     path(T + "aro/", views.aro_list, name="aro"),
 ]

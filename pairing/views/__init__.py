@@ -8,7 +8,7 @@ from .players import (
     players_import,
     trf_import,
 )
-from .reports import aro_list, standings, trf_export
+from .reports import aro_list, crosstable, standings, standings_csv, trf_export
 from .rounds import (
     absences,
     game_result,
@@ -23,6 +23,7 @@ from .tournaments import dashboard, deputies, health, tournament, tournament_cre
 __all__ = [
     "absences",
     "aro_list",
+    "crosstable",
     "dashboard",
     "deputies",
     "game_result",
@@ -38,6 +39,7 @@ __all__ = [
     "round_publish",
     "round_swap",
     "standings",
+    "standings_csv",
     "tournament",
     "tournament_create",
     "tournament_settings",

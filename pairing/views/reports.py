@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import csv
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -25,6 +27,33 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         {"t": t, "labels": labels, "rows": rows, "rounds": rounds, "legend": legend,
          "is_arbiter": t.is_arbiter(request.user)},
     )
+
+
+@require_GET
+def crosstable(request: HttpRequest, slug: str) -> HttpResponse:
+    t = get_tournament_for_viewer(request, slug)
+    labels, rows, rounds = adapter.crosstable(t)
+    return render(
+        request,
+        "pairing/crosstable.html",
+        {"t": t, "labels": labels, "rows": rows, "rounds": rounds, "round_numbers": range(1, rounds + 1),
+         "is_arbiter": t.is_arbiter(request.user)},
+    )
+
+
+@require_GET
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """Standings as CSV (UTF-8), for spreadsheets and other programs."""
+    t = get_tournament_for_viewer(request, slug)
+    labels, rows, rounds = adapter.standings(t)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{t.slug}-standings-round-{rounds}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["Rk", "No", "Title", "Name", "Rtg", "Fed", "Pts", *labels])
+    for r in rows:
+        p = r.player
+        writer.writerow([r.rank, p.tpn, p.title, p.name, p.rating, p.federation, r.points, *r.tiebreaks])
+    return response
 
 
 @require_GET

@@ -45,3 +45,26 @@ def test_the_aro_list_during_a_round_shows_the_figures_it_was_paired_with(chief_
     rnd.publish(chief)
     body = chief_client.get(reverse("pairing:aro", args=[tournament.slug])).content.decode()
     assert "ARO list for round 2" in body
+
+
+def test_the_crosstable_names_opponents_by_line_colour_and_result(chief_client, chief, tournament, players):
+    from pairing.models import Player
+
+    Player.objects.create(tournament=tournament, name="Odd, One", rating=1000)
+    play_round(tournament, chief, {0: GameResult.DRAW})
+    response = chief_client.get(reverse("pairing:crosstable", args=[tournament.slug]))
+    rows = response.context["rows"]
+    line = {r.standing.player.pk: r.number for r in rows}
+    cells = {r.standing.player.name: r.cells[0] for r in rows}
+    assert cells["Odd, One"] == "bye"
+    g = tournament.round_set.get(number=1).games().first()
+    assert cells[g.white.name] == f"{line[g.black_id]}w½"
+    assert cells[g.black.name] == f"{line[g.white_id]}b½"
+
+
+def test_standings_download_as_csv(chief_client, chief, tournament, players):
+    play_round(tournament, chief)
+    response = chief_client.get(reverse("pairing:standings_csv", args=[tournament.slug]))
+    lines = response.content.decode().splitlines()
+    assert lines[0] == "Rk,No,Title,Name,Rtg,Fed,Pts,BH-C1,BH,SB"
+    assert len(lines) == 11
