@@ -139,6 +139,11 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The byes page posts one field per player: allow events of several thousand players.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = env_int("DJANGO_MAX_FORM_FIELDS", 20000)
+# Pasted TRF files of big events (10,000 players x 13 rounds is about 2.5 MB).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_MAX_UPLOAD_BYTES", 10 * 1024 * 1024)
+
 # Production hardening (behind HTTPS).
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

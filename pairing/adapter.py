@@ -186,6 +186,8 @@ def pair_next_round(t: Tournament, user=None) -> Round:
             ) from exc
         except engine.InvalidSnapshot as exc:
             raise PairingRefused(f"The tournament data is inconsistent: {exc}") from exc
+        except engine.EngineError as exc:  # an engine bug: say so instead of a server error
+            raise PairingRefused(f"The pairing engine failed on round {number}: {exc}") from exc
         try:
             rnd = Round.objects.create(
                 tournament=t, number=number, status=RoundStatus.DRAFT, explanation=explanation_as_json(result)

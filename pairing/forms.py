@@ -16,6 +16,7 @@ from django.utils.text import slugify
 
 from .models import TITLE_ORDER, ColourMethod, Player, Tournament
 
+MAX_FILE_BYTES = 10 * 1024 * 1024
 FED_RE = re.compile(r"^[A-Z]{3}$")
 FIDE_ID_RE = re.compile(r"^\d{1,11}$")
 
@@ -334,6 +335,8 @@ class PlayerListForm(forms.Form):
         text = data.get("text") or ""
         upload = data.get("file")
         if upload is not None:
+            if upload.size > MAX_FILE_BYTES:
+                raise forms.ValidationError(f"The file is larger than {MAX_FILE_BYTES // 1024 // 1024} MB.")
             try:
                 text = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError as exc:
@@ -356,6 +359,8 @@ class TrfImportForm(forms.Form):
         text = data.get("text") or ""
         upload = data.get("file")
         if upload is not None:
+            if upload.size > MAX_FILE_BYTES:
+                raise forms.ValidationError(f"The file is larger than {MAX_FILE_BYTES // 1024 // 1024} MB.")
             raw = upload.read()
             try:
                 text = raw.decode("utf-8-sig")

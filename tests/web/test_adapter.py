@@ -192,3 +192,15 @@ def test_history_of_some_players_only(chief, tournament, players):
     full = adapter.histories(tournament, 2)
     some = adapter.histories(tournament, 2, players[:2])
     assert some == {p.pk: full[p.pk] for p in players[:2]}
+
+
+def test_an_engine_failure_is_reported_not_a_server_error(chief, tournament, players, monkeypatch):
+    from pairing import engine
+
+    def broken(snapshot):
+        raise engine.EngineError("internal error: something went wrong")
+
+    monkeypatch.setattr(engine, "pair_round", broken)
+    with pytest.raises(adapter.PairingRefused, match="engine failed"):
+        adapter.pair_next_round(tournament, chief)
+    assert Round.objects.count() == 0
