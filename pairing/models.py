@@ -235,6 +235,56 @@ class Tournament(models.Model):
             AuditEntry.log(self, user, "discard", f"Draft of round {draft.number} discarded. {reason}".strip())
         return True
 
+    # -- byes -----------------------------------------------------------
+
+    def set_byes(self, round_number: int, wanted: dict[int, str], user=None) -> list[str]:
+        """Requested byes for one round not yet published: ``wanted`` maps player pk to
+        ``""`` (plays), ``H``, ``Z`` or ``F``.  All or nothing; returns the changes made.
+
+        Changing the byes of the round in draft discards the draft.
+        """
+        first_open = self.rounds_published() + 1
+        if not first_open <= round_number <= self.rounds:
+            raise ValueError(f"Byes can be set for rounds {first_open} to {self.rounds}.")
+        players = {p.pk: p for p in self.player_set.filter(pk__in=list(wanted))}
+        allowed = {"", *REQUESTED_BYES}
+        for pk, value in wanted.items():
+            if pk not in players:
+                raise ValueError(f"Player {pk} is not in this tournament.")
+            if value not in allowed:
+                raise ValueError(f"{players[pk].name}: unknown choice {value!r}.")
+        current = {b.player_id: b for b in Bye.objects.filter(tournament=self, round_number=round_number)}
+        changes = []
+        with transaction.atomic():
+            for pk, value in wanted.items():
+                p, bye = players[pk], current.get(pk)
+                if bye is not None and bye.kind == ByeKind.PAIRING:
+                    continue  # the draft's PAB: it goes away with the draft
+                if bye is not None and not value:
+                    bye.delete()
+                    changes.append(f"{p.name} plays")
+                elif value and (bye is None or bye.kind != value):
+                    Bye.objects.update_or_create(
+                        player=p, round_number=round_number, defaults={"tournament": self, "kind": value}
+                    )
+                    changes.append(f"{p.name}: {ByeKind(value).label}")
+            if changes:
+                if round_number == first_open:
+                    self.discard_draft(user, "Byes changed.")
+                AuditEntry.log(self, user, "bye", f"Round {round_number}: " + "; ".join(changes))
+        return changes
+
+    # -- players --------------------------------------------------------
+
+    def add_players(self, rows: list[dict], user=None, how: str = "from a list") -> list[Player]:
+        """Register players (field dicts) in one transaction and renumber."""
+        with transaction.atomic():
+            created = [Player.objects.create(tournament=self, **row) for row in rows]
+            self.renumber()
+            self.discard_draft(user, "Players were added.")
+            AuditEntry.log(self, user, "import", f"{len(created)} players added {how}.")
+        return created
+
     # -- ranking list ---------------------------------------------------
 
     def renumber(self) -> None:
@@ -342,6 +392,25 @@ class Player(models.Model):
     @staticmethod
     def ranking_key(p: Player) -> tuple:
         return (-p.rating, TITLE_ORDER.get(p.title, 99), p.name.casefold(), p.pk or 0)
+
+    def withdraw(self, from_round: int | None, user=None) -> str:
+        """Not paired from ``from_round`` on (None: back in the tournament).
+
+        Only rounds not yet paired; raises ValueError otherwise.  Returns a sentence.
+        """
+        t = self.tournament
+        published = t.rounds_published()
+        if from_round is not None and from_round <= published:
+            raise ValueError(
+                f"Round {from_round} is already paired; a withdrawal starts with round {published + 1} or later."
+            )
+        with transaction.atomic():
+            self.withdrawn_from_round = from_round
+            self.save(update_fields=["withdrawn_from_round"])
+            t.discard_draft(user, "A withdrawal changed.")
+            text = f"{self.name} withdrawn from round {from_round}" if from_round else f"{self.name} back in the tournament"
+            AuditEntry.log(t, user, "withdraw", text + ".")
+        return text + "."
 
     def withdrawn_in(self, round_number: int) -> bool:
         return self.withdrawn_from_round is not None and self.withdrawn_from_round <= round_number

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from .. import adapter
 from ..access import get_player, get_tournament_for_arbiter
 from ..forms import PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
-from ..models import AuditEntry, Game, Player
+from ..models import AuditEntry, Game
 
 
 def _players_context(t, form) -> dict:
@@ -104,19 +104,11 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "Give the round number the withdrawal starts with.")
         return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
-    from_round = form.cleaned_data["from_round"]
-    if from_round is not None and from_round <= t.rounds_published():
-        messages.error(
-            request, f"Round {from_round} is already paired; a withdrawal starts with round {t.rounds_published() + 1} or later."
-        )
+    try:
+        messages.success(request, player.withdraw(form.cleaned_data["from_round"], request.user))
+    except ValueError as exc:
+        messages.error(request, str(exc))
         return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
-    with transaction.atomic():
-        player.withdrawn_from_round = from_round
-        player.save(update_fields=["withdrawn_from_round"])
-        t.discard_draft(request.user, "A withdrawal changed.")
-        text = f"withdrawn from round {from_round}" if from_round else "back in the tournament"
-        AuditEntry.log(t, request.user, "withdraw", f"{player.name} {text}.")
-    messages.success(request, f"{player.name} {text}.")
     return redirect("pairing:players", slug=t.slug)
 
 
@@ -127,13 +119,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     form = PlayerListForm(request.POST or None, request.FILES or None, tournament=t)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            for row in form.cleaned_data["players"]:
-                Player.objects.create(tournament=t, **row.values)
-            t.renumber()
-            t.discard_draft(request.user, "Players were added.")
-            count = len(form.cleaned_data["players"])
-            AuditEntry.log(t, request.user, "import", f"{count} players added from a list.")
+        count = len(t.add_players([row.values for row in form.cleaned_data["players"]], request.user))
         messages.success(request, f"{count} players added.")
         return redirect("pairing:players", slug=t.slug)
     return render(

@@ -4,7 +4,6 @@ import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -13,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from .. import adapter
 from ..access import get_game, get_round, get_tournament_for_arbiter, get_tournament_for_viewer
 from ..forms import SwapForm
-from ..models import RESULT_KEYS, AuditEntry, Bye, ByeKind, Conflict, GameResult, Round
+from ..models import RESULT_KEYS, Bye, Conflict, GameResult, Round
 
 
 @login_required
@@ -35,38 +34,13 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
     players = list(t.player_set.by_tpn())
     byes = {b.player_id: b for b in Bye.objects.filter(tournament=t, round_number=number)}
     if request.method == "POST":
-        allowed = {"", ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL}
-        wanted: dict[int, str] = {}
-        for p in players:
-            value = request.POST.get(f"kind-{p.pk}", None)
-            if value is None:
-                continue
-            if value not in allowed:
-                messages.error(request, f"{p.name}: unknown choice {value!r}. Nothing was saved.")
-                return redirect(reverse("pairing:absences", args=[t.slug]) + f"?round={number}")
-            wanted[p.pk] = value
-        changes = []
-        with transaction.atomic():
-            for p in players:
-                if p.pk not in wanted:
-                    continue
-                current = byes.get(p.pk)
-                value = wanted[p.pk]
-                if current and current.kind == ByeKind.PAIRING:
-                    continue  # the draft's PAB: it goes away with the draft
-                if current and not value:
-                    current.delete()
-                    changes.append(f"{p.name} plays")
-                elif value and (current is None or current.kind != value):
-                    Bye.objects.update_or_create(
-                        player=p, round_number=number, defaults={"tournament": t, "kind": value}
-                    )
-                    changes.append(f"{p.name}: {ByeKind(value).label}")
-            if changes:
-                if number == first_open:
-                    t.discard_draft(request.user, "Byes changed.")
-                AuditEntry.log(t, request.user, "bye", f"Round {number}: " + "; ".join(changes))
-        messages.success(request, f"Round {number}: {len(changes)} change(s) saved." if changes else "No changes.")
+        wanted = {p.pk: request.POST[f"kind-{p.pk}"] for p in players if f"kind-{p.pk}" in request.POST}
+        try:
+            changes = t.set_byes(number, wanted, request.user)
+        except ValueError as exc:
+            messages.error(request, f"{exc} Nothing was saved.")
+        else:
+            messages.success(request, f"Round {number}: {len(changes)} change(s) saved." if changes else "No changes.")
         return redirect(reverse("pairing:absences", args=[t.slug]) + f"?round={number}")
     rows = [(p, byes.get(p.pk)) for p in players]
     return render(
