@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.db.models import Q
 
 from pairing import adapter
 from pairing.engine import Colour, Result, RoundEntry
@@ -204,3 +205,19 @@ def test_an_engine_failure_is_reported_not_a_server_error(chief, tournament, pla
     with pytest.raises(adapter.PairingRefused, match="engine failed"):
         adapter.pair_next_round(tournament, chief)
     assert Round.objects.count() == 0
+
+
+def test_a_swap_that_breaks_colour_limits_warns(chief, tournament, players):
+    """Players who had White twice get a warning when a swap gives them White again."""
+    a, b, c, d = players[:4]
+    for number, boards in ((1, [(1, a.pk, b.pk, "1-0"), (2, c.pk, d.pk, "1-0")]),
+                           (2, [(1, a.pk, c.pk, "0-1"), (2, d.pk, b.pk, "1-0")])):
+        rnd = Round.objects.create(tournament=tournament, number=number, status=RoundStatus.COMPLETE)
+        Game.objects.create_boards(rnd, boards)
+    for p in players[4:]:
+        Player.objects.filter(pk=p.pk).update(withdrawn_from_round=1)
+    draft = adapter.pair_next_round(tournament, chief)
+    game_a = draft.game_set.get(Q(white=a) | Q(black=a))
+    assert game_a.black_id == a.pk  # the engine respects the absolute preference
+    warnings = adapter.swap_players(draft, a, game_a.white, chief)
+    assert any("three times in a row" in w or "colour difference" in w for w in warnings)
