@@ -345,10 +345,6 @@ class PlayerQuerySet(models.QuerySet["Player"]):
     def by_tpn(self) -> PlayerQuerySet:
         return self.order_by("tpn")
 
-    def active_in(self, round_number: int) -> PlayerQuerySet:
-        """Not withdrawn before or in ``round_number``."""
-        return self.filter(Q(withdrawn_from_round__isnull=True) | Q(withdrawn_from_round__gt=round_number))
-
 
 class Player(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
