@@ -23,6 +23,7 @@ class.  No O(n^2) structure is ever built for the whole field.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -431,17 +432,58 @@ class _Round:
             return None
         return _Eval(ups, seqs, (cost[0],) + lower[1:], cost[1])
 
-    def _search_container(self, residents, pool, levels, cont, seq, wr, nr):
+    def _kind(self, i: int) -> tuple:
+        """What a possible upfloater contributes to the lower-bound vector."""
+        if self.last_round:
+            return (self.white_seeker[i],)
+        return (self.white_seeker[i], self.max_up[i], self.ups[i] if self.max_up[i] else 0, self.up_prev[i])
+
+    def _container_sets(self, levels, cont, seq, wr, nr) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], tuple]]:
+        """The sets of one container in (lower-bound vector, sequence numbers) order,
+        lazily.  Players of a level with the same kind (colour sought, C8-C10 figures)
+        are interchangeable for the lower bound, so the bound is computed once per
+        choice of kind counts; the sets realising each bound are generated in
+        lexicographic order and merged.  Cost: the number of kind-count choices plus
+        O(k) per set actually taken, instead of C(m, k) up front."""
         counts: dict[int, int] = {}
         for lv in cont:
             counts[lv] = counts.get(lv, 0) + 1
-        parts = [list(combinations(levels[lv], c)) for lv, c in sorted(counts.items())]
-        cands = []
-        for combo in product(*parts):
+        lv_order = sorted(counts)
+        per_level = []
+        for lv in lv_order:
+            kinds: dict[tuple, int] = {}
+            for i in levels[lv]:
+                kinds[self._kind(i)] = kinds.get(self._kind(i), 0) + 1
+            per_level.append(list(_distributions(sorted(kinds.items()), counts[lv])))
+        by_bound: dict[tuple[int, ...], list[tuple]] = {}
+        for choice in product(*per_level):
+            w = wr + sum(kind[0] * c for dist in choice for kind, c in dist)
+            total = nr + len(cont)
+            c7 = abs(2 * w - total) // 2
+            if self.last_round:
+                bound = (c7, 0, 0, 0)
+            else:
+                c8 = sum(kind[1] * c for dist in choice for kind, c in dist)
+                c9 = sum(kind[2] * c for dist in choice for kind, c in dist)
+                c10 = sum(kind[3] * c for dist in choice for kind, c in dist)
+                bound = (c7, c8, c9, c10)
+            by_bound.setdefault(bound, []).append(choice)
+        for bound in sorted(by_bound):
+            gens = [self._sets_of_choice(levels, lv_order, choice, seq) for choice in by_bound[bound]]
+            for seqs, ups in heapq.merge(*gens):
+                yield bound, seqs, ups
+
+    def _sets_of_choice(self, levels, lv_order, choice, seq) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+        parts = [
+            _sets_with_kinds(levels[lv], [self._kind(i) for i in levels[lv]], dict(dist))
+            for lv, dist in zip(lv_order, choice, strict=True)
+        ]
+        for combo in _lazy_product(parts):
             ups = tuple(i for part in combo for i in part)
-            seqs = tuple(seq[i] for i in ups)
-            cands.append((self._lower_vector(ups, wr, nr), seqs, ups))
-        cands.sort()
+            yield tuple(seq[i] for i in ups), ups
+
+    def _search_container(self, residents, pool, levels, cont, seq, wr, nr):
+        cands = self._container_sets(levels, cont, seq, wr, nr)
         best: _Eval | None = None
         runner: _Eval | tuple | None = None
         evaluated: list[_Eval] = []
@@ -695,3 +737,64 @@ _S, _X, _F, _A, _N = range(5)
 _ROLE_OK = [[False] * 5 for _ in range(5)]
 for _a, _b in ((_S, _X), (_S, _A), (_S, _N), (_X, _F), (_X, _A), (_F, _A), (_F, _N), (_A, _A), (_A, _N)):
     _ROLE_OK[_a][_b] = _ROLE_OK[_b][_a] = True
+
+
+def _distributions(kinds: list[tuple[tuple, int]], c: int) -> Iterator[tuple[tuple[tuple, int], ...]]:
+    """Ways to take c players from kinds with the given availabilities."""
+    if c == 0:
+        yield ()
+        return
+    if not kinds:
+        return
+    (kind, avail), rest = kinds[0], kinds[1:]
+    if sum(a for _, a in rest) + avail < c:
+        return
+    for take in range(min(avail, c), -1, -1):
+        for tail in _distributions(rest, c - take):
+            yield (((kind, take),) if take else ()) + tail
+
+
+def _sets_with_kinds(members: list[int], kinds: list[tuple], need: dict[tuple, int]) -> Iterator[tuple[int, ...]]:
+    """Subsets of ``members`` (in sequence order) with ``need[kind]`` members of each
+    kind, in lexicographic order.  O(len(members)) set-up, then O(k * len(members))
+    per set at worst."""
+    n = len(members)
+    suffix: list[dict[tuple, int]] = [{} for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        suffix[i] = dict(suffix[i + 1])
+        suffix[i][kinds[i]] = suffix[i].get(kinds[i], 0) + 1
+    chosen: list[int] = []
+    left = dict(need)
+
+    def rec(start: int) -> Iterator[tuple[int, ...]]:
+        if not any(left.values()):
+            yield tuple(chosen)
+            return
+        for j in range(start, n):
+            if any(suffix[j].get(kd, 0) < cnt for kd, cnt in left.items()):
+                return
+            kd = kinds[j]
+            if left.get(kd, 0) <= 0:
+                continue
+            left[kd] -= 1
+            chosen.append(members[j])
+            yield from rec(j + 1)
+            chosen.pop()
+            left[kd] += 1
+
+    yield from rec(0)
+
+
+def _lazy_product(parts: list[Iterator[tuple[int, ...]]]) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """itertools.product without materialising the first factor (later factors are
+    cached as they are consumed)."""
+    if not parts:
+        yield ()
+        return
+    first, rest = parts[0], parts[1:]
+    cache: list[tuple] | None = None
+    for item in first:
+        if cache is None:
+            cache = list(_lazy_product(rest))
+        for tail in cache:
+            yield (item,) + tail
