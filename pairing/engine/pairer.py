@@ -279,6 +279,16 @@ class _Round:
                     reason=reason,
                 )
             rejected.append(c)
+            if len(rejected) == 1:
+                # one maximum matching of everyone: more than one player left over means
+                # no choice of bye can complete the round (saves trying every candidate)
+                left_over = self.unpaired_in_maximum(everyone)
+                if len(left_over) > 1:
+                    raise NoLegalPairing(
+                        "No complete round-pairing exists whoever gets the bye (C1/C3/C4): players "
+                        f"{self.names(left_over)} cannot all be paired legally; the arbiter decides (1.8.3).",
+                        tuple(self.st[i].id for i in left_over),
+                    )
         if not eligible:
             msg = "Odd number of players and nobody is eligible for the pairing-allocated bye (C2)"
             bad = everyone
