@@ -525,7 +525,7 @@ class _Round:
         parts = [f"{k} upfloater(s) needed (2.2.1: {why_k}): {desc}"]
         if skipped:
             sk = "; ".join("{" + ", ".join(fmt(level_score[i]) for i in c) + "}" for c in skipped)
-            parts.append(f"C6: better-scored containers {sk} give no legal bracket with completion (C4)")
+            parts.append(f"C6: better-scored containers {sk} hold no usable set (no legal bracket, C1/C3, or no completion, C4)")
         else:
             parts.append("C6 keeps the score differences smallest (highest-scored possible upfloaters)")
         c7, c8, c9, c10 = best.vector

@@ -233,3 +233,37 @@ def test_4_2_sequence_numbers_by_score_then_ranking():
     snap = from_rounds(6, [[(1, 4, "1-0"), (2, 5, "1/2"), (3, 6, "1/2")]])
     t = first_bracket(pair_round(snap))
     assert t.upfloaters == (5,)
+
+
+def test_c10_on_a_real_history():
+    """C10 with figures computed from the history (found by the generator, checked
+    by hand).  Round 5 of 6 (MaxT = 3), 8 players.  Top bracket: 2 alone (3.5 pts)
+    - odd, one upfloater.  2 has met 6, 1, 4 and 5, so the containers {3} (player 4)
+    and {2.5} (players 1, 5) hold no legal set.  Container {1.5}: 3 and 7, both
+    mild White seekers like 2, so C7 = 1 either way; neither is a maximum upfloater
+    (C8, C9 = 0); 7 upfloated in round 4 (paired, 1 point, against 4 with 2.5) and
+    3 did not, so C10 prefers 3 (3 is also first in 4.2 order; the explanation
+    names C10 as the criterion that decided against 7).  The bracket {2, 3} is all White seekers: G2 empty, one
+    White seeker moves, 4.3 order by ARO 3 (1757) then 2 (1864): 3.  Colours
+    5.2.4: 2 played W B W B, 3 B W W B: the latest difference is three games back
+    (2 Black, 3 White), so 2 gets White."""
+    histories = {
+        1: "5b= 2w0 3b1 6w1",
+        2: "6w1 1b1 4w= 5b1",
+        3: "7b= 4w0 1w0 8b1",
+        4: "8w= 3b1 2b= 7w1",
+        5: "1w= 8b1 6w1 2w0",
+        6: "2b0 7w1 5b0 1b0",
+        7: "3w= 6b0 8w1 4b0",
+        8: "4b= 5w0 7b0 3w0",
+    }
+    ratings = {1: 2643, 2: 2564, 3: 2165, 4: 2014, 5: 1522, 6: 1275, 7: 1241, 8: 1129}
+    from pairing.engine import Colour
+
+    snap = snapshot(histories, ratings=ratings, total_rounds=6, initial_colour=Colour.BLACK)
+    p = pair_round(snap)
+    t = first_bracket(p)
+    assert t.residents == (2,) and t.upfloaters == (3,)
+    assert "C10 decides against 7" in t.upfloater_reason
+    assert boards(p)[0] == (2, 3)
+    assert p.explanation.colours[0].rule == "5.2.4"
