@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 
 from . import engine
 from .engine import Colour, PointSystem, Result, RoundEntry, Snapshot
@@ -263,8 +263,8 @@ def swap_players(rnd: Round, a: Player, b: Player, user=None) -> list[str]:
 
 
 def _after_swap(rnd: Round, user, a: Player, b: Player) -> None:
-    Round.objects.filter(pk=rnd.pk).update(manual_changes=rnd.manual_changes + 1)
-    rnd.manual_changes += 1
+    Round.objects.filter(pk=rnd.pk).update(manual_changes=F("manual_changes") + 1)
+    rnd.refresh_from_db(fields=["manual_changes"])
     warnings = warnings_for(rnd, [a.pk, b.pk])
     AuditEntry.log(
         rnd.tournament,
