@@ -179,7 +179,24 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     is_arbiter = t.is_arbiter(request.user)
     if rnd.is_draft and not is_arbiter:
         raise Http404("No such round.")
-    return render(request, "pairing/round.html", _round_context(request, t, rnd, is_arbiter))
+    ctx = _round_context(request, t, rnd, is_arbiter)
+    if request.GET.get("by") == "name" and not rnd.is_draft:
+        ctx["by_name"] = _by_name(ctx["games"], ctx["pab"], ctx["absent"])
+    return render(request, "pairing/round.html", ctx)
+
+
+def _by_name(games: list, pab, absent) -> list[dict]:
+    """The pairing list sorted by name: board, colour, opponent, result."""
+    rows = []
+    for g in games:
+        result = g.get_result_display() if g.result else ""
+        rows.append({"player": g.white, "board": g.board, "colour": "White", "opponent": g.black, "result": result})
+        rows.append({"player": g.black, "board": g.board, "colour": "Black", "opponent": g.white, "result": result})
+    if pab is not None:
+        rows.append({"player": pab.player, "board": None, "colour": "", "opponent": None, "result": "bye"})
+    for b in absent:
+        rows.append({"player": b.player, "board": None, "colour": "", "opponent": None, "result": b.get_kind_display()})
+    return sorted(rows, key=lambda r: r["player"].name.casefold())
 
 
 @login_required

@@ -68,3 +68,25 @@ def test_standings_download_as_csv(chief_client, chief, tournament, players):
     lines = response.content.decode().splitlines()
     assert lines[0] == "Rk,No,Title,Name,Rtg,Fed,Pts,BH-C1,BH,SB"
     assert len(lines) == 11
+
+
+def test_pairings_by_name_list_everyone_alphabetically(chief_client, chief, tournament, players):
+    from pairing.models import Player
+
+    Player.objects.create(tournament=tournament, name="Aardvark, Odd", rating=1000)
+    rnd = play_round(tournament, chief)
+    response = chief_client.get(rnd.get_absolute_url() + "?by=name")
+    rows = response.context["by_name"]
+    assert len(rows) == 11
+    assert rows[0]["player"].name == "Aardvark, Odd" and rows[0]["result"] == "bye"
+
+
+def test_a_round_in_play_refreshes_itself_for_visitors(anon_client, chief, tournament, players):
+    from pairing import adapter
+    from pairing.models import Tournament
+
+    Tournament.objects.filter(pk=tournament.pk).update(public=True)
+    rnd = adapter.pair_next_round(tournament, chief)
+    rnd.publish(chief)
+    body = anon_client.get(rnd.get_absolute_url()).content.decode()
+    assert 'hx-trigger="every 30s"' in body and "Refresh now" in body
