@@ -193,14 +193,6 @@ def has_perfect_matching(n: int, ok: Ok, order: Sequence[int] | None = None,
     return all(m != -1 for m in mate)
 
 
-def perfect_matching(n: int, ok: Ok, order: Sequence[int] | None = None) -> list[int] | None:
-    """A perfect matching as a mate list, or None."""
-    if n % 2:
-        return None
-    mate = maximum_matching(n, ok, order, stop_on_failure=True)
-    return mate if all(m != -1 for m in mate) else None
-
-
 def lex_first_assignment(n: int, ok: Ok) -> list[int] | None:
     """Lexicographically first perfect matching of a balanced bipartite graph with
     rows 0..n-1 and columns 0..n-1 (``ok(row, col)``): row 0 takes the smallest

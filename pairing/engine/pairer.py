@@ -419,17 +419,6 @@ class _Round:
             f"internal error: bracket {fmt(score)} found no upfloater set although the round is completable"
         )
 
-    def _lower_vector(self, ups: Sequence[int], wr: int, nr: int) -> tuple[int, ...]:
-        w = wr + sum(self.white_seeker[i] for i in ups)
-        total = nr + len(ups)
-        c7 = abs(2 * w - total) // 2
-        if self.last_round:
-            return (c7, 0, 0, 0)
-        c8 = sum(self.max_up[i] for i in ups)
-        c9 = sum(self.ups[i] for i in ups if self.max_up[i])
-        c10 = sum(self.up_prev[i] for i in ups)
-        return (c7, c8, c9, c10)
-
     def _evaluate(self, residents: list[int], pool: list[int], ups: tuple[int, ...], lower: tuple[int, ...],
                   seqs: tuple[int, ...]) -> _Eval | None:
         cost = self.colour_cost(residents + list(ups))
