@@ -503,10 +503,37 @@ class _Round:
                 best = ev
         if best is None:
             return None
+        # explain against the set 4.2 order alone would have taken, if it is not the best
+        counts: dict[int, int] = {}
+        for lv in cont:
+            counts[lv] = counts.get(lv, 0) + 1
+        first = tuple(i for lv in sorted(counts) for i in levels[lv][: counts[lv]])
+        if first != best.upfloaters and all(e.upfloaters != first for e in evaluated) and all(
+            u != first for u, _ in self._rejected
+        ):
+            ev = self._evaluate(residents, pool, first, self._bound(first, wr, nr), tuple(seq[i] for i in first))
+            if ev is not None:
+                evaluated.append(ev)
         others = [e for e in evaluated if e is not best]
-        if others:
+        first_ev = next((e for e in others if e.upfloaters == first), None)
+        if first_ev is not None:
+            runner = first_ev
+        elif others:
             runner = min(others, key=lambda e: (e.vector, e.seqs))
         return best, runner
+
+    def _bound(self, ups: Sequence[int], wr: int, nr: int) -> tuple[int, ...]:
+        """The lower-bound vector of one set (C7 bound, C8, C9, C10)."""
+        w = wr + sum(self.white_seeker[i] for i in ups)
+        c7 = abs(2 * w - (nr + len(ups))) // 2
+        if self.last_round:
+            return (c7, 0, 0, 0)
+        return (
+            c7,
+            sum(self.max_up[i] for i in ups),
+            sum(self.ups[i] for i in ups if self.max_up[i]),
+            sum(self.up_prev[i] for i in ups),
+        )
 
     def _upfloater_reason(self, k, why_k, best: _Eval, runner, cont, skipped, level_score) -> str:
         ups = best.upfloaters
@@ -524,7 +551,7 @@ class _Round:
         else:
             figs += ", C8-C10 off in the last round"
         parts.append(figs)
-        rejected = [(u, why) for u, why in self._rejected if u != ups][:3]
+        rejected = list(dict.fromkeys((u, why) for u, why in self._rejected if u != ups))[:3]
         for u, why in rejected:
             parts.append(f"{self.names(u)} rejected: {why}")
         if runner is None:
@@ -535,6 +562,11 @@ class _Round:
             diff = next((j for j in range(4) if runner.vector[j] != best.vector[j]), None)
             if diff is None:
                 parts.append(f"equal on C6-C10 with {self.names(runner.upfloaters)}: 4.2 order decides")
+            elif runner.seqs < best.seqs:
+                parts.append(
+                    f"{CRITERIA[diff]} decides against {self.names(runner.upfloaters)}, first in 4.2 order "
+                    f"({runner.vector[diff]} vs {best.vector[diff]})"
+                )
             else:
                 parts.append(
                     f"{CRITERIA[diff]} decides against {self.names(runner.upfloaters)} "
