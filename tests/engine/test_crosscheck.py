@@ -55,14 +55,14 @@ def random_config(seed: int) -> GeneratorConfig:
         # small fields run out of opponents: keep most rounds pairable
         rounds=min(rng.randint(5, 9), max(5, players - 3)),
         seed=seed,
-        draw_rate=rng.choice([0.0, 0.2, 0.35, 0.6]),
+        draw_rate=rng.choice([0.0, 0.2, 0.35, 0.6, 0.9]),
         forfeit_rate=rng.choice([0.0, 0.03, 0.08]),
         bye_rate=rng.choice([0.0, 0.03, 0.08]),
         withdrawal_rate=rng.choice([0.0, 0.02, 0.05]),
         late_entry_rate=rng.choice([0.0, 0.0, 0.1, 0.2]),
         rating_min=rng.choice([1000, 1800]),
         rating_max=rng.choice([2000, 2700]),
-        forbidden_pairs=rng.choice([0, 0, 1, 2, 4]),
+        forbidden_pairs=rng.choice([0, 0, 1, 2, 4, 8]),
     )
 
 
@@ -77,6 +77,8 @@ FOOTBALL = PointSystem(
     half_bye=Decimal(1),
     zero_bye=Decimal(0),
 )
+HALF_PAB = PointSystem(pairing_bye=Decimal("0.5"))  # D8: a U blocks whatever its value
+GENEROUS_BYES = PointSystem(half_bye=Decimal(1), zero_bye=Decimal("0.5"))  # D8: H worth a win blocks
 _PLAYED = [
     (Result.WIN, Result.LOSS),
     (Result.DRAW, Result.DRAW),
@@ -99,7 +101,8 @@ def chaotic_snapshot(seed: int) -> Snapshot:
     Ids and TPNs differ (TPN a random permutation), ratings may tie, rounds are
     paired at random or roughly by score, colours alternate or are random, some
     games are unrated or forfeited, some rounds are byes; 3/1/0 points one time
-    in five.  The engines must agree on any valid snapshot.
+    in five, a half-point PAB or byes worth a win one time in five each.  The
+    engines must agree on any valid snapshot.
     """
     rng = random.Random(seed)
     # fold: top half v bottom half, many upfloats; ladder: fold where the top
@@ -116,7 +119,7 @@ def chaotic_snapshot(seed: int) -> Snapshot:
     ids = rng.sample(range(1, 100), n)
     tpns = rng.sample(range(1, n + 1), n)
     ratings = {i: rng.choice([rng.randint(1000, 2700), 1500]) for i in ids}
-    points = FOOTBALL if rng.random() < 0.2 else PointSystem()
+    points = rng.choice([FOOTBALL, HALF_PAB, GENEROUS_BYES, PointSystem(), PointSystem()])
     hist: dict[int, list[RoundEntry]] = {i: [] for i in ids}
     met: dict[int, set[int]] = {i: set() for i in ids}
     random_colours = rng.random() < 0.5
