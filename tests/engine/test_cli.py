@@ -201,6 +201,25 @@ def test_checker_accepts_a_tournament_paired_by_our_engine(tmp_path: Path, capsy
     assert "all 5 rounds identical" in out
 
 
+def test_checker_finds_no_difference_on_a_generated_200_player_tournament(tmp_path: Path, capsys) -> None:
+    """Issue 3's acceptance: every round of a 200-player, 9-round tournament generated
+    by our engine, with draws, forfeits, requested byes, withdrawals, late entries and
+    forbidden pairs, is re-paired from the rounds before it and comes out identical."""
+    path = tmp_path / "open200.trf"
+    code, _, err = run(
+        capsys, "--dubov", "-g", "--players", "200", "--rounds", "9", "--seed", "2026",
+        "--draw-rate", "0.3", "--forfeit-rate", "0.03", "--bye-rate", "0.04",
+        "--withdrawal-rate", "0.02", "--late-entry-rate", "0.05", "--forbidden-pairs", "3",
+        "-o", str(path),
+    )
+    assert code == 0, err
+    t = parse_trf(path.read_text())
+    assert len(t.players) >= 200 and t.rounds_played() == 9
+    code, out, _ = run(capsys, "--dubov", str(path), "-c")
+    assert code == 0, out
+    assert "all 9 rounds identical" in out
+
+
 def _swap_round_one_colours(text: str) -> str:
     """Swap the colours of player 1's round-1 game on both lines."""
     t = parse_trf(text)
