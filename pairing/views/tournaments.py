@@ -1,21 +1,42 @@
 from __future__ import annotations
 
+import logging
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ..access import get_public_tournament, get_tournament_for_arbiter, get_tournament_for_owner
 from ..forms import DeputyForm, TournamentForm
 from ..models import AuditEntry, Tournament
 
+logger = logging.getLogger(__name__)
 
+
+@never_cache
 @require_GET
 def health(request: HttpRequest) -> HttpResponse:
-    """For the container healthcheck: the process answers (no database work)."""
-    return JsonResponse({"status": "ok"})
+    """For the container healthcheck: the process answers and the database runs a query.
+
+    200 ``{"status": "ok", "database": "ok"}``, or 503 with ``"database": "error"`` and
+    the kind of failure (the exception's class name only: no connection details leak).
+    """
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            row = cursor.fetchone()
+        if not row or row[0] != 1:
+            raise DatabaseError(f"SELECT 1 returned {row!r}")
+    except Exception as exc:  # any failure means "not healthy", never a 500 page
+        logger.warning("health check: database failed: %s", exc)
+        return JsonResponse(
+            {"status": "error", "database": "error", "error": type(exc).__name__}, status=503
+        )
+    return JsonResponse({"status": "ok", "database": "ok"})
 
 
 @login_required

@@ -133,7 +133,7 @@ def test_a_draft_is_hidden_from_the_public(anon_client, chief, tournament, playe
 
 
 def test_health_endpoint_answers_without_login(anon_client):
-    assert anon_client.get("/health/").json() == {"status": "ok"}
+    assert anon_client.get("/health/").json() == {"status": "ok", "database": "ok"}
 
 
 def test_a_public_tournament_has_a_home_page_for_visitors(anon_client, stranger_client, tournament, players):
