@@ -1,0 +1,245 @@
+"""docker/entrypoint.sh run directly (no Docker engine here), against a real PostgreSQL.
+
+Each PostgreSQL test gets a fresh database ``dubov_entrypoint_<pid>`` on the server of
+DATABASE_URL when that is PostgreSQL, else on postgres@127.0.0.1:5432, and drops it
+afterwards.  No server: skipped, unless REQUIRE_POSTGRES=1 (CI), then a failure.
+The refusal tests need no database at all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ENTRYPOINT = ROOT / "docker" / "entrypoint.sh"
+HEALTHCHECK = ROOT / "docker" / "healthcheck.py"
+VENV_BIN = Path(sys.executable).parent
+SECRET = "entrypoint-test-" + "k" * 50
+HOST = "chess.example.org"
+
+
+def _admin_dsn() -> dict:
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith(("postgres://", "postgresql://")):
+        import dj_database_url
+
+        cfg = dj_database_url.parse(url)
+        return {
+            "host": cfg.get("HOST") or "127.0.0.1",
+            "port": int(cfg.get("PORT") or 5432),
+            "user": cfg.get("USER") or "postgres",
+            "password": cfg.get("PASSWORD") or None,
+        }
+    return {"host": "127.0.0.1", "port": 5432, "user": "postgres", "password": None}
+
+
+@pytest.fixture
+def fresh_database():
+    """(url, connect) for a new empty database; dropped at the end."""
+    import psycopg
+
+    dsn = _admin_dsn()
+    name = f"dubov_entrypoint_{os.getpid()}"
+    try:
+        admin = psycopg.connect(dbname="postgres", autocommit=True, connect_timeout=3, **dsn)
+    except psycopg.OperationalError as exc:
+        reason = f"no PostgreSQL server at {dsn['host']}:{dsn['port']} ({exc.__class__.__name__})"
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"{reason} and REQUIRE_POSTGRES=1")
+        pytest.skip(reason)
+    with admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}"')
+        auth = dsn["user"] + (f":{dsn['password']}" if dsn["password"] else "")
+        url = f"postgres://{auth}@{dsn['host']}:{dsn['port']}/{name}"
+
+        def connect():
+            return psycopg.connect(dbname=name, connect_timeout=3, **dsn)
+
+        try:
+            yield url, connect
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _env(**extra: str) -> dict[str, str]:
+    """A production-like environment built from scratch (nothing of pytest's leaks in)."""
+    env = {
+        "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}",
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "LANG": "C.UTF-8",
+        "PYTHON": sys.executable,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": SECRET,
+        "DJANGO_ALLOWED_HOSTS": HOST,
+    }
+    env.update(extra)
+    return {k: v for k, v in env.items() if v is not None}
+
+
+def _run(env: dict[str, str], *command: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["sh", str(ENTRYPOINT), *command], env=env, cwd="/", capture_output=True, text=True, timeout=timeout
+    )
+
+
+PRINT_STARTED = (sys.executable, "-c", "print('started')")
+
+
+@pytest.mark.postgres
+def test_migrates_collects_static_and_execs_the_command(fresh_database, tmp_path):
+    url, connect = fresh_database
+    static_root = tmp_path / "static"
+    env = _env(DATABASE_URL=url, DJANGO_STATIC_ROOT=str(static_root))
+
+    result = _run(env, *PRINT_STARTED)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().endswith("started")
+    with connect() as conn:
+        (applied,) = conn.execute("SELECT count(*) FROM django_migrations").fetchone()
+        apps = {row[0] for row in conn.execute("SELECT DISTINCT app FROM django_migrations")}
+    assert applied > 10 and {"pairing", "auth", "sessions"} <= apps
+    shown = subprocess.run(
+        [sys.executable, "manage.py", "showmigrations"], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+    lines = [line.strip() for line in shown.stdout.splitlines() if line.startswith(" ")]
+    assert shown.returncode == 0 and lines, shown.stderr
+    assert all(line.startswith("[X]") for line in lines), shown.stdout
+    # collectstatic, with the production manifest storage (hashed names + manifest)
+    assert (static_root / "js" / "htmx.min.js").is_file()
+    manifest = json.loads((static_root / "staticfiles.json").read_text())
+    hashed = manifest["paths"]["js/htmx.min.js"]
+    assert hashed != "js/htmx.min.js" and (static_root / hashed).is_file()
+
+    # a second start (a container restart) has nothing to migrate and still starts
+    again = _run(env, *PRINT_STARTED)
+    assert again.returncode == 0 and "started" in again.stdout, again.stderr
+    assert "No migrations to apply" in again.stdout
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.postgres
+def test_gunicorn_serves_health_and_static_files_and_the_healthcheck_passes(fresh_database, tmp_path):
+    """The image's default command, as far as it can run here: gunicorn + whitenoise."""
+    import http.client
+
+    url, _ = fresh_database
+    port = _free_port()
+    env = _env(DATABASE_URL=url, DJANGO_STATIC_ROOT=str(tmp_path / "static"), HEALTHCHECK_PORT=str(port))
+    server = subprocess.Popen(
+        ["sh", str(ENTRYPOINT), str(VENV_BIN / "gunicorn"), "arbiter_site.wsgi:application",
+         "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+        env=env, cwd="/", stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        check = None
+        while time.monotonic() < deadline:
+            assert server.poll() is None, server.stdout.read()
+            check = subprocess.run([sys.executable, str(HEALTHCHECK)], env=env, capture_output=True, text=True)
+            if check.returncode == 0:
+                break
+            time.sleep(0.5)
+        assert check is not None and check.returncode == 0, check.stderr
+
+        headers = {"Host": HOST, "X-Forwarded-Proto": "https"}
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", "/health/", headers=headers)
+        response = conn.getresponse()
+        assert response.status == 200
+        assert json.loads(response.read()) == {"status": "ok", "database": "ok"}
+        conn.request("GET", "/static/js/htmx.min.js", headers=headers)
+        response = conn.getresponse()
+        assert response.status == 200 and b"htmx" in response.read()
+        # production mode: plain http is redirected, unknown hosts are refused
+        conn.request("GET", "/health/", headers={"Host": HOST})
+        redirect = conn.getresponse()
+        redirect.read()
+        assert redirect.status == 301 and redirect.getheader("Location").startswith("https://")
+        conn.request("GET", "/health/", headers={"Host": "evil.example.com", "X-Forwarded-Proto": "https"})
+        refused = conn.getresponse()
+        refused.read()
+        assert refused.status == 400
+        conn.close()
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        if server.stdout:
+            server.stdout.close()
+
+
+@pytest.mark.parametrize(
+    ("unset", "named"),
+    [
+        (["DJANGO_SECRET_KEY"], ["DJANGO_SECRET_KEY"]),
+        (["DJANGO_ALLOWED_HOSTS"], ["DJANGO_ALLOWED_HOSTS"]),
+        (["DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS"], ["DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS"]),
+    ],
+)
+@pytest.mark.parametrize("debug", ["false", None])  # unset means production for the start script
+def test_refuses_production_start_without_secret_key_or_allowed_hosts(unset, named, debug):
+    env = _env(DATABASE_URL="postgres://nobody@127.0.0.1:1/none", DJANGO_DEBUG=debug)
+    for name in unset:
+        env.pop(name)
+    started = time.monotonic()
+    result = _run(env, *PRINT_STARTED, timeout=30)
+    assert result.returncode != 0
+    assert "started" not in result.stdout
+    assert "refusing to start in production mode" in result.stderr
+    for name in named:
+        assert name in result.stderr
+    assert time.monotonic() - started < 10  # refused at once, no database wait
+
+
+def test_a_blank_allowed_hosts_list_is_refused_too():
+    result = _run(_env(DJANGO_ALLOWED_HOSTS=" , "), *PRINT_STARTED, timeout=30)
+    assert result.returncode != 0 and "DJANGO_ALLOWED_HOSTS" in result.stderr
+
+
+def test_gives_up_on_an_unreachable_database_after_a_bounded_wait(tmp_path):
+    port = _free_port()  # nothing listens there
+    env = _env(
+        DATABASE_URL=f"postgres://postgres@127.0.0.1:{port}/nowhere",
+        DJANGO_STATIC_ROOT=str(tmp_path / "static"),
+        DB_WAIT_TRIES="3",
+        DB_WAIT_INTERVAL="0",
+    )
+    started = time.monotonic()
+    result = _run(env, *PRINT_STARTED, timeout=90)
+    assert result.returncode == 1
+    assert "started" not in result.stdout
+    assert "database not reachable after 3 tries, giving up" in result.stderr
+    assert result.stderr.count("waiting for the database") == 2
+    assert "Connection refused" in result.stderr or "connection" in result.stderr.lower()
+    assert time.monotonic() - started < 60
+    assert not (tmp_path / "static").exists()  # nothing ran after the wait
+
+
+def test_debug_mode_needs_no_secret_key(tmp_path):
+    """DJANGO_DEBUG=true (a local trial) starts with the settings' development defaults."""
+    env = _env(DJANGO_DEBUG="true", DATABASE_URL=f"sqlite:///{tmp_path / 'trial.sqlite3'}",
+               DJANGO_STATIC_ROOT=str(tmp_path / "static"))
+    env.pop("DJANGO_SECRET_KEY")
+    env.pop("DJANGO_ALLOWED_HOSTS")
+    result = _run(env, *PRINT_STARTED)
+    assert result.returncode == 0, result.stderr
+    assert "started" in result.stdout
+    assert (tmp_path / "static" / "js" / "htmx.min.js").is_file()
