@@ -1,0 +1,124 @@
+"""The hosting files' structure: docker-compose.yml, Dockerfile, .dockerignore.
+
+No Docker engine runs here, so these are read as files; the start script itself is run
+for real in test_entrypoint.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+yaml = pytest.importorskip("yaml")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+@pytest.fixture(scope="module")
+def dockerfile() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) with continuation lines joined and comments dropped."""
+    text = re.sub(r"\\\n\s*", " ", (ROOT / "Dockerfile").read_text())
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            word, _, rest = line.partition(" ")
+            out.append((word.upper(), rest.strip()))
+    return out
+
+
+def _as_list(command) -> list[str]:
+    return command if isinstance(command, list) else command.split()
+
+
+def test_services_and_volumes(compose):
+    assert set(compose["services"]) == {"db", "web"}
+    assert "pgdata" in compose["volumes"]
+
+
+def test_db_is_postgres_pinned_to_a_major_with_a_healthcheck_and_a_named_volume(compose):
+    db = compose["services"]["db"]
+    image, _, tag = db["image"].partition(":")
+    assert image == "postgres"
+    assert re.fullmatch(r"\d+(\.\d+)?(-[a-z0-9]+)?", tag), f"pin the major version, not {tag!r}"
+    test = " ".join(_as_list(db["healthcheck"]["test"]))
+    assert "pg_isready" in test
+    assert any(v.split(":")[0] == "pgdata" and v.endswith("/var/lib/postgresql/data") for v in db["volumes"])
+    env = db["environment"]
+    assert "POSTGRES_PASSWORD" in env and ":?" in env["POSTGRES_PASSWORD"]  # no silent empty password
+
+
+def test_web_builds_here_runs_gunicorn_after_a_healthy_db(compose):
+    web = compose["services"]["web"]
+    assert web["build"] in (".", {"context": "."})
+    command = _as_list(web["command"])
+    assert command[0] == "gunicorn" and "arbiter_site.wsgi:application" in command
+    assert "0.0.0.0:8000" in command
+    assert web["depends_on"]["db"]["condition"] == "service_healthy"
+    assert web["env_file"] in (".env", [".env"])
+    assert "@db:5432/" in web["environment"]["DATABASE_URL"]
+    assert any(str(p).endswith(":8000") for p in web["ports"])
+
+
+def test_web_healthcheck_calls_the_health_endpoint(compose):
+    web = compose["services"]["web"]
+    test = _as_list(web["healthcheck"]["test"])
+    assert test[0] in ("CMD", "CMD-SHELL")
+    script = next(arg for arg in test if arg.endswith("healthcheck.py"))
+    assert script == "/app/docker/healthcheck.py"
+    assert "/health/" in (ROOT / "docker" / "healthcheck.py").read_text()
+
+
+def test_dockerfile_runs_the_start_script_as_a_non_root_user(dockerfile):
+    instructions = [word for word, _ in dockerfile]
+    args = dict(dockerfile)  # the last of each instruction
+    assert args["FROM"].startswith("python:3.11")
+    user = args["USER"]
+    assert user and user not in ("root", "0")
+    assert instructions.index("USER") > max(i for i, w in enumerate(instructions) if w == "RUN")
+    assert args["EXPOSE"] == "8000"
+    entrypoint = json.loads(args["ENTRYPOINT"])
+    assert entrypoint == ["/app/docker/entrypoint.sh"]
+    assert args["WORKDIR"] == "/app"
+    cmd = json.loads(args["CMD"])
+    assert cmd[0] == "gunicorn"
+    runs = [rest for word, rest in dockerfile if word == "RUN"]
+    assert any("pip install -r requirements.txt" in r for r in runs)
+    copies = [rest for word, rest in dockerfile if word == "COPY"]
+    assert copies[0].split()[0] == "requirements.txt"  # dependencies cached before the code
+    assert "healthcheck.py" in args["HEALTHCHECK"]
+
+
+def test_the_start_script_is_executable_in_git():
+    out = subprocess.run(
+        ["git", "ls-files", "-s", "docker/entrypoint.sh"], cwd=ROOT, capture_output=True, text=True
+    ).stdout
+    if not out:
+        pytest.skip("not a git checkout")
+    assert out.startswith("100755")
+
+
+def test_dockerignore_keeps_secrets_and_local_files_out_of_the_image():
+    ignored = {
+        line.strip() for line in (ROOT / ".dockerignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    }
+    assert {".env", ".venv", ".git", "db.sqlite3", "staticfiles", "artifacts"} <= ignored
+    assert "!.env.example" in ignored or ".env.*" not in ignored
+
+
+def test_whitenoise_serves_the_static_files():
+    from django.conf import settings
+
+    assert "whitenoise.middleware.WhiteNoiseMiddleware" in settings.MIDDLEWARE
+    assert "gunicorn" in (ROOT / "requirements.txt").read_text()
+    assert "whitenoise" in (ROOT / "requirements.txt").read_text()
