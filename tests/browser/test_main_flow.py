@@ -1,52 +1,16 @@
 """Real browser: log in, pair the next round, enter results by keyboard, see standings.
 
-Runs headless Debian chromium (Playwright's own browsers cannot be downloaded here).
-Skipped when /usr/bin/chromium is missing, unless REQUIRE_BROWSER=1 (CI), then it fails.
+On a tournament prepared in the database; test_whole_flow.py does every step in the UI.
+The browser fixtures are in conftest.py.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls below are fine.
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
-CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+from .conftest import SHOTS
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def browser_page():
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{CHROMIUM} is missing and REQUIRE_BROWSER=1")
-        pytest.skip(f"{CHROMIUM} is missing")
-    from playwright.sync_api import sync_playwright
-
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM,
-            headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"],
-        )
-        page = browser.new_page(viewport={"width": 1200, "height": 900})
-        page.set_default_timeout(15000)
-        try:
-            yield page
-        finally:
-            browser.close()
-            # ORM calls made while Playwright runs may use their own connection
-            # (greenlet context); close it so PostgreSQL can drop the test database.
-            from django.db import connections
-
-            connections.close_all()
 
 
 def test_arbiter_pairs_a_round_and_enters_results_by_keyboard(live_server, browser_page):
