@@ -518,8 +518,9 @@ def main(argv: list[str] | None = None) -> int:
 
     print("\n| scenario | db | workers | clients | requests | req/s | p50 ms | p95 ms | max ms | HTTP errors | conflicts |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    db_label = args.db + (" (IMMEDIATE)" if args.sqlite_immediate else "")
     for r in results:
-        print(f"| {r['scenario']} | {args.db} | {args.workers} | {args.clients} | {r['requests']} | {r['req_per_s']} "
+        print(f"| {r['scenario']} | {db_label} | {args.workers} | {args.clients} | {r['requests']} | {r['req_per_s']} "
               f"| {r['p50_ms']} | {r['p95_ms']} | {r['max_ms']} | {r['http_errors']} | {r['conflicts']} |")
     for r in results:
         extra = f", refused {r['refused']}" if r["refused"] else ""
@@ -529,7 +530,7 @@ def main(argv: list[str] | None = None) -> int:
         for message, count in r["server_errors"].items():
             print(f"    server log: {count} x {message}")
     if args.json:
-        meta = {"db": args.db, "workers": args.workers, "clients": args.clients, "duration": args.duration,
+        meta = {"db": db_label, "workers": args.workers, "clients": args.clients, "duration": args.duration,
                 "players": args.players or 40, "cpus": os.cpu_count()}
         args.json.write_text(json.dumps({"settings": meta, "results": results}, indent=2))
     return 1 if any(r["http_errors"] or r["refused"] for r in results) else 0
