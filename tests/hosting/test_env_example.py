@@ -118,3 +118,19 @@ def test_the_example_holds_no_secret():
 def test_env_is_ignored_by_git():
     patterns = {line.strip() for line in (ROOT / ".gitignore").read_text().splitlines()}
     assert ".env" in patterns
+
+
+# Read by the start script but meaningful only outside the image (documented in README).
+NOT_FOR_ENV_FILE = {"PYTHON"}
+
+
+def test_every_variable_compose_and_the_start_script_read_is_in_env_example():
+    listed = set(example_variables())
+    compose = (ROOT / "docker-compose.yml").read_text()
+    # ${NAME}, ${NAME:-default}, ${NAME:?message}; $${NAME} is the container's own shell
+    in_compose = set(re.findall(r"(?<!\$)\$\{([A-Z][A-Z0-9_]*)", compose))
+    script = (ROOT / "docker" / "entrypoint.sh").read_text()
+    in_script = set(re.findall(r"\$\{([A-Z][A-Z0-9_]*)", script))
+    assert {"POSTGRES_PASSWORD", "WEB_PORT"} <= in_compose and "DB_WAIT_TRIES" in in_script
+    missing = sorted((in_compose | in_script) - listed - NOT_FOR_ENV_FILE)
+    assert not missing, f"add to .env.example: {missing}"
