@@ -16,7 +16,7 @@ from pairing.engine.__main__ import main
 from pairing.engine.trf import parse_trf
 
 REPO = Path(__file__).resolve().parents[2]
-FIXTURES = REPO / ".." / "shared" / "fixtures" / "dubov"
+FIXTURES = REPO / "tests" / "engine" / "fixtures" / "dubov"
 needs_fixtures = pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"fixture folder {FIXTURES} is absent")
 
 

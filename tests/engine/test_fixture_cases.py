@@ -19,7 +19,7 @@ from pairing.engine import pair_round
 from pairing.engine.model import Pairing
 from pairing.engine.trf import parse_trf
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "dubov"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "dubov"
 
 # engine-b/no_legal_pairings_odd.trf, ratings added
 ODD = """\

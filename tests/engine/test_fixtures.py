@@ -1,4 +1,4 @@
-"""Fixture files of other Dubov engines (/work/shared/fixtures/dubov): read them and
+"""Fixture files of other Dubov engines (tests/engine/fixtures/dubov, copied from the shared fixture folder): read them and
 replay them.
 
 Replay: for every round k of every file, keep rounds < k and pair round k with our
@@ -35,7 +35,7 @@ from pairing.engine.model import (
 from pairing.engine.state import player_states
 from pairing.engine.trf import TrfError, TrfTournament, parse_trf
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "dubov"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "dubov"
 needs_fixtures = pytest.mark.skipif(not FIXTURES.is_dir(), reason=f"fixture folder {FIXTURES} is absent")
 STAND_IN_RATING = 1000
 

@@ -23,7 +23,7 @@ from pairing.engine.trf import (
     tournament_from_snapshot,
 )
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "dubov"
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "dubov"
 ALL_FIXTURES = sorted(FIXTURES.rglob("*.trf")) if FIXTURES.is_dir() else []
 # engine-a's deleted_v1/random.trf is not TRF-16: its fields are separated by single
 # spaces instead of sitting in their columns, and several players are paired with
