@@ -21,6 +21,7 @@ from .engine import Colour, PointSystem, Result, RoundEntry, Snapshot
 from .engine import trf as trf_module
 from .models import (
     SIDES,
+    AuditAction,
     AuditEntry,
     Bye,
     ByeKind,
@@ -162,7 +163,7 @@ def pair_next_round(t: Tournament, user=None) -> Round:
     (the second call returns the existing draft).  Raises :class:`PairingRefused`.
     """
     with transaction.atomic():
-        Tournament.objects.select_for_update().get(pk=t.pk)
+        t.lock()
         existing = t.draft_round()
         if existing is not None:
             return existing
@@ -197,7 +198,10 @@ def pair_next_round(t: Tournament, user=None) -> Round:
         Game.objects.create_boards(rnd, ((b.number, b.white, b.black, "") for b in result.boards))
         if result.bye is not None:
             Bye.objects.create(tournament=t, player_id=result.bye, round_number=number, kind=ByeKind.PAIRING)
-        AuditEntry.log(t, user, "pair", f"Round {number} paired (draft): {len(result.boards)} boards.")
+        AuditEntry.log(
+            t, user, AuditAction.PAIR, f"Round {number} paired (draft): {len(result.boards)} boards.",
+            obj=rnd, label=f"Round {number} (draft)", after=rnd.board_list(),
+        )
     return rnd
 
 
@@ -235,11 +239,17 @@ def swap_players(rnd: Round, a: Player, b: Player, user=None) -> list[str]:
         raise ValueError("Only a draft round can be changed; discard and pair again otherwise.")
     if a.pk == b.pk:
         raise ValueError("Choose two different players.")
-    sa, sb = _slot(rnd, a), _slot(rnd, b)
-    if sa is None or sb is None:
-        missing = a if sa is None else b
-        raise ValueError(f"{missing.name} is not paired in this draft (absent or withdrawn).")
     with transaction.atomic():
+        rnd.tournament.lock()
+        if not Round.objects.filter(pk=rnd.pk, status=RoundStatus.DRAFT).exists():
+            raise ValueError(
+                f"Round {rnd.number} was published or discarded in the meantime; nothing was changed."
+            )
+        sa, sb = _slot(rnd, a), _slot(rnd, b)
+        if sa is None or sb is None:
+            missing = a if sa is None else b
+            raise ValueError(f"{missing.name} is not paired in this draft (absent or withdrawn).")
+        before = rnd.board_list()
         if sa.game is not None and sb.game is not None and sa.game.pk == sb.game.pk:
             g = sa.game
             Game.objects.filter(pk=g.pk).update(white=g.black_id, black=g.white_id)
@@ -258,20 +268,24 @@ def swap_players(rnd: Round, a: Player, b: Player, user=None) -> list[str]:
                     fresh[1 if slot.colour == "w" else 2] = newcomer.pk
             Game.objects.filter(pk__in=list(seats)).delete()
             Game.objects.create_boards(rnd, ((bd, w, bl, "") for bd, w, bl in seats.values()))
-        _after_swap(rnd, user, a, b)
+        _after_swap(rnd, user, a, b, before)
     return warnings_for(rnd, [a.pk, b.pk])
 
 
-def _after_swap(rnd: Round, user, a: Player, b: Player) -> None:
+def _after_swap(rnd: Round, user, a: Player, b: Player, before: dict) -> None:
     Round.objects.filter(pk=rnd.pk).update(manual_changes=F("manual_changes") + 1)
     rnd.refresh_from_db(fields=["manual_changes"])
     warnings = warnings_for(rnd, [a.pk, b.pk])
     AuditEntry.log(
         rnd.tournament,
         user,
-        "swap",
+        AuditAction.SWAP,
         f"Round {rnd.number} draft: swapped {a.name} and {b.name}."
         + (" Warnings: " + " ".join(warnings) if warnings else ""),
+        obj=rnd,
+        label=f"Round {rnd.number} (draft)",
+        before=before,
+        after=rnd.board_list(),
     )
 
 
@@ -561,6 +575,9 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         raise ImportRefused(problems)
 
     with transaction.atomic():
+        t.lock()
+        if t.player_set.exists() or t.round_set.exists():  # another arbiter was quicker
+            raise ImportRefused([(0, 0, "This tournament already has players or rounds; import into a new one.")])
         if data.total_rounds:
             t.rounds = max(data.total_rounds, 1)
         if data.initial_colour is not None or played:
@@ -622,7 +639,15 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                     tournament=t, player=created[pid], round_number=played + 1, defaults={"kind": ByeKind.ZERO}
                 )
         t.renumber()
-        AuditEntry.log(t, user, "import", f"TRF import: {len(created)} players, {played} rounds.")
+        AuditEntry.log(
+            t, user, AuditAction.IMPORT, f"TRF import: {len(created)} players, {played} rounds.",
+            label="TRF file", after={
+                "players": [p.audit_label() for p in t.player_set.order_by("tpn")],
+                "rounds": played,
+                "settings": t.audit_values(["rounds", "initial_colour", "point_win", "point_draw",
+                                            "point_loss", "point_pab", "point_half_bye"]),
+            },
+        )
     return len(created)
 
 

@@ -10,6 +10,7 @@ import random
 from decimal import Decimal
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
 from django.db.models import F, Q
 from django.urls import reverse
@@ -184,6 +185,63 @@ class Tournament(models.Model):
             return False
         return self.owner_id == user.pk or self.deputies.filter(pk=user.pk).exists()
 
+    def lock(self) -> Tournament:
+        """Lock the tournament row until the end of the transaction (PostgreSQL).
+
+        Every change that the next pairing depends on (results, publishing, pairing,
+        draft changes, players, byes, settings) takes this lock first, so that a round
+        is never paired on data another arbiter is changing at the same moment.
+        SQLite ignores it (it serialises writers anyway).
+        """
+        return Tournament.objects.select_for_update().get(pk=self.pk)
+
+    AUDITED_SETTINGS = [
+        "name", "slug", "place", "federation", "start_date", "end_date", "time_control", "rounds",
+        "point_win", "point_draw", "point_loss", "point_pab", "point_half_bye",
+        "initial_colour_method", "initial_colour", "tiebreaks", "public",
+    ]
+
+    def audit_values(self, fields: list[str] | None = None) -> dict:
+        return {f: audit_value(getattr(self, f)) for f in fields or self.AUDITED_SETTINGS}
+
+    def deputy_names(self) -> list[str]:
+        return sorted(self.deputies.values_list("username", flat=True))
+
+    def log_created(self, user) -> None:
+        AuditEntry.log(
+            self, user, AuditAction.CREATE, f"Tournament created; initial colour {self.initial_colour}.",
+            obj=self, label=self.name, after=self.audit_values(),
+        )
+
+    def log_settings(self, user, before: dict) -> bool:
+        """After a settings form saved: log the fields that changed (``before``: their
+        old values) and discard the draft.  Returns False when nothing changed."""
+        after = self.audit_values(list(before))
+        changed = [f for f in before if before[f] != after[f]]
+        if not changed:
+            return False
+        self.lock()
+        self.discard_draft(user, "Settings changed.")
+        AuditEntry.log(
+            self, user, AuditAction.SETTINGS, "Settings changed: " + ", ".join(changed),
+            obj=self, label=self.name,
+            before={f: before[f] for f in changed}, after={f: after[f] for f in changed},
+        )
+        return True
+
+    def change_deputy(self, user, deputy, add: bool) -> None:
+        with transaction.atomic():
+            before = self.deputy_names()
+            if add:
+                self.deputies.add(deputy)
+            else:
+                self.deputies.remove(deputy)
+            text = f"{deputy.username} added as deputy." if add else f"{deputy.username} is no longer a deputy."
+            AuditEntry.log(
+                self, user, AuditAction.DEPUTY, text, obj=self, label=self.name,
+                before={"deputies": before}, after={"deputies": self.deputy_names()},
+            )
+
     # -- colours -------------------------------------------------------
 
     def draw_initial_colour(self) -> None:
@@ -224,15 +282,21 @@ class Tournament(models.Model):
 
     def discard_draft(self, user=None, reason: str = "") -> bool:
         """Drop the draft round (its games and PAB) if there is one."""
-        draft = self.draft_round()
-        if draft is None:
-            return False
         with transaction.atomic():
+            self.lock()
+            draft = self.draft_round()
+            if draft is None:
+                return False
+            boards = draft.board_list()
             Bye.objects.filter(
                 tournament=self, round_number=draft.number, kind=ByeKind.PAIRING
             ).delete()
+            draft_pk = draft.pk
             draft.delete()
-            AuditEntry.log(self, user, "discard", f"Draft of round {draft.number} discarded. {reason}".strip())
+            AuditEntry.log(
+                self, user, AuditAction.DISCARD, f"Draft of round {draft.number} discarded. {reason}".strip(),
+                object_type="round", object_id=draft_pk, label=f"Round {draft.number} (draft)", before=boards,
+            )
         return True
 
     # -- byes -----------------------------------------------------------
@@ -253,25 +317,33 @@ class Tournament(models.Model):
                 raise ValueError(f"Player {pk} is not in this tournament.")
             if value not in allowed:
                 raise ValueError(f"{players[pk].name}: unknown choice {value!r}.")
-        current = {b.player_id: b for b in Bye.objects.filter(tournament=self, round_number=round_number)}
         changes = []
+        before, after = {}, {}
         with transaction.atomic():
+            self.lock()
+            current = {b.player_id: b for b in Bye.objects.filter(tournament=self, round_number=round_number)}
             for pk, value in wanted.items():
                 p, bye = players[pk], current.get(pk)
                 if bye is not None and bye.kind == ByeKind.PAIRING:
                     continue  # the draft's PAB: it goes away with the draft
+                key = f"{p.tpn} {p.name}"
                 if bye is not None and not value:
                     bye.delete()
                     changes.append(f"{p.name} plays")
+                    before[key], after[key] = bye.kind, ""
                 elif value and (bye is None or bye.kind != value):
                     Bye.objects.update_or_create(
                         player=p, round_number=round_number, defaults={"tournament": self, "kind": value}
                     )
                     changes.append(f"{p.name}: {ByeKind(value).label}")
+                    before[key], after[key] = bye.kind if bye is not None else "", value
             if changes:
                 if round_number == first_open:
                     self.discard_draft(user, "Byes changed.")
-                AuditEntry.log(self, user, "bye", f"Round {round_number}: " + "; ".join(changes))
+                AuditEntry.log(
+                    self, user, AuditAction.BYE, f"Round {round_number}: " + "; ".join(changes),
+                    label=f"Round {round_number} byes", before=before, after=after,
+                )
         return changes
 
     # -- players --------------------------------------------------------
@@ -279,11 +351,62 @@ class Tournament(models.Model):
     def add_players(self, rows: list[dict], user=None, how: str = "from a list") -> list[Player]:
         """Register players (field dicts) in one transaction and renumber."""
         with transaction.atomic():
+            self.lock()
             created = [Player.objects.create(tournament=self, **row) for row in rows]
             self.renumber()
             self.discard_draft(user, "Players were added.")
-            AuditEntry.log(self, user, "import", f"{len(created)} players added {how}.")
+            for p in created:
+                p.refresh_from_db(fields=["tpn"])
+            AuditEntry.log(
+                self, user, AuditAction.IMPORT, f"{len(created)} players added {how}.",
+                label=f"{len(created)} players", after={"players": [p.audit_label() for p in created]},
+            )
         return created
+
+    def add_player(self, player: Player, user) -> Player:
+        """Log a player just registered (saved and renumbered by the form) and discard
+        the draft; call inside the transaction that saved the player."""
+        self.lock()
+        player.refresh_from_db()
+        self.discard_draft(user, "A player was added.")
+        AuditEntry.log(
+            self, user, AuditAction.PLAYER, f"{player.name} registered with TPN {player.tpn}.",
+            obj=player, label=player.audit_label(), after=player.audit_values(),
+        )
+        return player
+
+    def player_changed(self, player: Player, user, before: dict) -> bool:
+        """Log the fields of ``player`` that changed (``before``: their old values)."""
+        after = player.audit_values(list(before))
+        changed = [f for f in before if before[f] != after[f]]
+        if not changed:
+            return False
+        self.lock()
+        self.discard_draft(user, "A player was changed.")
+        AuditEntry.log(
+            self, user, AuditAction.PLAYER, f"{player.name}: changed {', '.join(changed)}.",
+            obj=player, label=player.audit_label(),
+            before={f: before[f] for f in changed}, after={f: after[f] for f in changed},
+        )
+        return True
+
+    def delete_player(self, player: Player, user) -> None:
+        """Delete a player who was never paired (ValueError otherwise) and renumber."""
+        with transaction.atomic():
+            self.lock()
+            paired = Seat.objects.filter(player=player).exists() or Game.objects.filter(
+                Q(white=player) | Q(black=player)
+            ).exists()
+            if paired or player.bye_set.filter(kind=ByeKind.PAIRING).exists():
+                raise ValueError(f"{player.name} has been paired; withdraw them instead of deleting.")
+            before, label, pk = player.audit_values(), player.audit_label(), player.pk
+            player.delete()
+            self.renumber()
+            self.discard_draft(user, "A player was deleted.")
+            AuditEntry.log(
+                self, user, AuditAction.PLAYER, f"{before['name']} deleted.",
+                object_type="player", object_id=pk, label=label, before=before,
+            )
 
     # -- ranking list ---------------------------------------------------
 
@@ -395,18 +518,34 @@ class Player(models.Model):
         Only rounds not yet paired; raises ValueError otherwise.  Returns a sentence.
         """
         t = self.tournament
-        published = t.rounds_published()
-        if from_round is not None and from_round <= published:
-            raise ValueError(
-                f"Round {from_round} is already paired; a withdrawal starts with round {published + 1} or later."
-            )
         with transaction.atomic():
+            t.lock()
+            published = t.rounds_published()
+            if from_round is not None and from_round <= published:
+                raise ValueError(
+                    f"Round {from_round} is already paired; a withdrawal starts with round {published + 1} or later."
+                )
+            before = Player.objects.get(pk=self.pk).withdrawn_from_round
             self.withdrawn_from_round = from_round
             self.save(update_fields=["withdrawn_from_round"])
             t.discard_draft(user, "A withdrawal changed.")
             text = f"{self.name} withdrawn from round {from_round}" if from_round else f"{self.name} back in the tournament"
-            AuditEntry.log(t, user, "withdraw", text + ".")
+            AuditEntry.log(
+                t, user, AuditAction.WITHDRAW, text + ".", obj=self, label=self.audit_label(),
+                before={"withdrawn_from_round": before}, after={"withdrawn_from_round": from_round},
+            )
         return text + "."
+
+    AUDITED_FIELDS = [
+        "tpn", "title", "name", "rating", "rating_provisional", "federation", "fide_id", "birth_date", "sex", "club",
+        "withdrawn_from_round",
+    ]
+
+    def audit_values(self, fields: list[str] | None = None) -> dict:
+        return {f: audit_value(getattr(self, f)) for f in fields or self.AUDITED_FIELDS}
+
+    def audit_label(self) -> str:
+        return f"No {self.tpn} {self.name}" if self.tpn else self.name
 
     def withdrawn_in(self, round_number: int) -> bool:
         return self.withdrawn_from_round is not None and self.withdrawn_from_round <= round_number
@@ -457,6 +596,15 @@ class Round(models.Model):
             .first()
         )
 
+    def board_list(self) -> dict:
+        """The round's boards for the audit trail: ``{"boards": [[board, white, black]],
+        "pab": player}`` with players as ``No 3 Name``."""
+        boards = [
+            [g.board, g.white.audit_label(), g.black.audit_label()] for g in self.games()
+        ]
+        pab = self.pab()
+        return {"boards": boards, "pab": pab.player.audit_label() if pab else None}
+
     def progress(self) -> tuple[int, int]:
         games = list(self.game_set.values_list("result", flat=True))
         return sum(1 for r in games if r), len(games)
@@ -466,9 +614,17 @@ class Round(models.Model):
 
         Returns True when this call published it.  The games were written with the
         draft (one transaction); publishing flips the status with a conditional update,
-        so two concurrent publishes cannot both succeed.
+        so two concurrent publishes cannot both succeed.  Raises :class:`Conflict` when
+        the draft was discarded in the meantime (by another arbiter, or by a change of
+        results, players or byes).
         """
         with transaction.atomic():
+            Tournament(pk=self.tournament_id).lock()
+            if not Round.objects.filter(pk=self.pk).exists():
+                raise Conflict(
+                    f"The draft of round {self.number} was discarded in the meantime (another arbiter "
+                    "changed something it depended on); pair the round again."
+                )
             has_games = self.game_set.exists()
             # A conditional UPDATE: only one of two concurrent publishes can match the
             # draft row, on every database (SQLite ignores SELECT ... FOR UPDATE).
@@ -481,7 +637,12 @@ class Round(models.Model):
                 return False
             if self.number >= 4:
                 Tournament.objects.filter(pk=self.tournament_id).update(ranking_frozen=True)
-            AuditEntry.log(self.tournament, user, "publish", f"Round {self.number} published.")
+            AuditEntry.log(
+                self.tournament, user, AuditAction.PUBLISH, f"Round {self.number} published.", obj=self,
+                label=f"Round {self.number}", before={"status": RoundStatus.DRAFT.value},
+                after={"status": RoundStatus.PUBLISHED.value if has_games else RoundStatus.COMPLETE.value,
+                       **self.board_list()},
+            )
         self.refresh_from_db()
         return True
 
@@ -547,7 +708,10 @@ class Game(models.Model):
         if result not in GameResult.values or result == GameResult.PENDING:
             raise ValueError(f"unknown result {result!r}")
         with transaction.atomic():
-            game = Game.objects.select_for_update().select_related("round").get(pk=self.pk)
+            # The tournament first (the lock pairing takes): a round is never paired while
+            # a result it depends on is being changed.
+            tournament = Tournament(pk=self.round.tournament_id).lock()
+            game = Game.objects.select_for_update().select_related("round", "white", "black").get(pk=self.pk)
             if game.round.status == RoundStatus.DRAFT:
                 raise ValueError("publish the round before entering results")
             if game.result == result:
@@ -563,7 +727,6 @@ class Game(models.Model):
             game.result = result
             game.save(update_fields=["result", "updated"])
             game.round.refresh_status()
-            tournament = Tournament.objects.get(pk=game.round.tournament_id)
             draft = tournament.draft_round()
             if draft is not None and draft.number > game.round.number:
                 # the draft was paired on the old result
@@ -572,9 +735,14 @@ class Game(models.Model):
             AuditEntry.log(
                 tournament,
                 user,
-                "result",
+                AuditAction.RESULT,
                 f"Round {game.round.number} board {game.board}: {GameResult(result).label} {verb}"
                 + (f" (was {GameResult(before).label})" if before else ""),
+                obj=game,
+                label=f"Round {game.round.number} board {game.board}: "
+                f"{game.white.audit_label()} – {game.black.audit_label()}",
+                before={"result": before},
+                after={"result": result},
             )
         self.result = result
         return True
@@ -645,27 +813,111 @@ class Bye(models.Model):
         return f"{self.player.name}: {self.get_kind_display()} in round {self.round_number}"
 
 
+class AuditAction(models.TextChoices):
+    """The kinds of change the audit trail records (its filter on the audit page)."""
+
+    CREATE = "create", "Tournament created"
+    SETTINGS = "settings", "Settings"
+    DEPUTY = "deputy", "Deputy arbiters"
+    PLAYER = "player", "Players"
+    IMPORT = "import", "Imports"
+    WITHDRAW = "withdraw", "Withdrawals"
+    BYE = "bye", "Byes and absences"
+    PAIR = "pair", "Pairing"
+    SWAP = "swap", "Manual changes to a draft"
+    DISCARD = "discard", "Drafts discarded"
+    PUBLISH = "publish", "Rounds published"
+    RESULT = "result", "Results"
+
+
+def audit_value(value):
+    """A model field value as it is stored in the audit trail (JSON: dates as ISO text,
+    decimals as text, choices by value)."""
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    return value
+
+
+class AuditEntryQuerySet(models.QuerySet["AuditEntry"]):
+    def of_kind(self, action: str) -> AuditEntryQuerySet:
+        return self.filter(action=action) if action in AuditAction.values else self
+
+
 class AuditEntry(models.Model):
-    """Who changed what, when (a simple log; the full audit trail is a separate issue)."""
+    """One change to a tournament: who, when, what (``action`` and the object), the
+    values before and after, and a readable sentence.
+
+    Written by the model method that makes the change, inside its transaction, so a
+    change without its entry (or an entry without its change) cannot be committed.
+    """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     at = models.DateTimeField(auto_now_add=True)
-    action = models.CharField(max_length=20)
+    action = models.CharField(max_length=20, choices=AuditAction.choices)
+    object_type = models.CharField(max_length=20, blank=True, help_text="tournament, player, round, game, ...")
+    object_id = models.PositiveBigIntegerField(null=True, blank=True)
+    label = models.CharField(max_length=200, blank=True, help_text="The object as the arbiter knows it.")
+    before = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
+    after = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
     detail = models.TextField(blank=True)
+
+    objects = AuditEntryQuerySet.as_manager()
 
     class Meta:
         ordering = ["-at", "-pk"]
         verbose_name_plural = "audit entries"
+        indexes = [models.Index(fields=["tournament", "-at"], name="audit_tournament_at")]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}: {self.detail}"
 
     @classmethod
-    def log(cls, tournament: Tournament, user, action: str, detail: str) -> AuditEntry:
+    def log(
+        cls,
+        tournament: Tournament,
+        user,
+        action: str,
+        detail: str,
+        *,
+        obj: models.Model | None = None,
+        object_type: str = "",
+        object_id: int | None = None,
+        label: str = "",
+        before=None,
+        after=None,
+    ) -> AuditEntry:
         return cls.objects.create(
             tournament=tournament,
             user=user if user is not None and user.is_authenticated else None,
             action=action,
+            object_type=object_type or (obj._meta.model_name if obj is not None else ""),
+            object_id=object_id if object_id is not None else (obj.pk if obj is not None else None),
+            label=label or (str(obj) if obj is not None else "")[:200],
+            before=before,
+            after=after,
             detail=detail,
         )
+
+    def changes(self) -> list[tuple[str, str, str]]:
+        """``(field, before, after)`` as text, for the audit page."""
+        b = self.before if isinstance(self.before, dict) else {}
+        a = self.after if isinstance(self.after, dict) else {}
+        return [(k.replace("_", " "), _audit_text(b.get(k)), _audit_text(a.get(k))) for k in dict.fromkeys([*b, *a])]
+
+
+def _audit_text(value) -> str:
+    """A stored before/after value as a line of text (boards as ``1: A – B``)."""
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "; ".join(
+            f"{v[0]}: {v[1]} – {v[2]}" if isinstance(v, list) and len(v) == 3 else _audit_text(v) for v in value
+        )
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_audit_text(v)}" for k, v in value.items())
+    return str(value)

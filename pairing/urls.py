@@ -13,6 +13,7 @@ urlpatterns = [
     path("new/", views.tournament_create, name="tournament_create"),
     path(T, views.tournament, name="tournament"),
     path(T + "settings/", views.tournament_settings, name="settings"),
+    path(T + "audit/", views.audit_trail, name="audit"),
     path(T + "deputies/", views.deputies, name="deputies"),
     path(T + "players/", views.players, name="players"),
     path(T + "players/import/", views.players_import, name="players_import"),

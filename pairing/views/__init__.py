@@ -1,5 +1,6 @@
 """Views: check access, call the model, render.  One module per area."""
 
+from .audit import audit_trail
 from .players import (
     player_delete,
     player_edit,
@@ -23,6 +24,7 @@ from .tournaments import dashboard, deputies, health, tournament, tournament_cre
 __all__ = [
     "absences",
     "aro_list",
+    "audit_trail",
     "crosstable",
     "dashboard",
     "deputies",

@@ -10,7 +10,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 from .. import adapter
 from ..access import get_player, get_tournament_for_arbiter
 from ..forms import PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
-from ..models import AuditEntry, Game
 
 
 def _players_context(t, form) -> dict:
@@ -38,9 +37,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "pairing/players.html#player-form", _players_context(t, form))
     if form.is_valid():
         with transaction.atomic():
-            player = form.save()
-            t.discard_draft(request.user, "A player was added.")
-            AuditEntry.log(t, request.user, "player", f"{player.name} registered with TPN {player.tpn}.")
+            player = t.add_player(form.save(), request.user)
         messages.success(request, f"{player.name} registered as number {player.tpn}.")
         if request.htmx:
             return render(request, "pairing/players.html#player-area", _players_context(t, PlayerForm(tournament=t)))
@@ -55,13 +52,11 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     player = get_player(t, pk)
+    before = player.audit_values()
     form = PlayerForm(request.POST or None, instance=player, tournament=t)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
-            form.save()
-            if form.changed_data:
-                t.discard_draft(request.user, "A player was changed.")
-                AuditEntry.log(t, request.user, "player", f"{player.name}: changed {', '.join(form.changed_data)}.")
+            t.player_changed(form.save(), request.user, before)
         messages.success(request, f"{player.name} saved.")
         return redirect("pairing:players", slug=t.slug)
     return render(
@@ -78,18 +73,12 @@ def player_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Only a player who was never paired can be deleted (otherwise: withdraw)."""
     t = get_tournament_for_arbiter(request, slug)
     player = get_player(t, pk)
-    paired = Game.objects.filter(round__tournament=t).filter(white=player).exists() or Game.objects.filter(
-        round__tournament=t, black=player
-    ).exists()
-    if paired or player.bye_set.filter(kind="U").exists():
-        messages.error(request, f"{player.name} has been paired; withdraw them instead of deleting.")
+    name = player.name
+    try:
+        t.delete_player(player, request.user)
+    except ValueError as exc:
+        messages.error(request, str(exc))
         return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
-    with transaction.atomic():
-        name = player.name
-        player.delete()
-        t.renumber()
-        t.discard_draft(request.user, "A player was deleted.")
-        AuditEntry.log(t, request.user, "player", f"{name} deleted.")
     messages.success(request, f"{name} deleted.")
     return redirect("pairing:players", slug=t.slug)
 

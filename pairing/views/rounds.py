@@ -204,7 +204,12 @@ def _by_name(games: list, pab, absent) -> list[dict]:
 def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     rnd = get_round(t, number)
-    if rnd.publish(request.user):
+    try:
+        published = rnd.publish(request.user)
+    except Conflict as exc:
+        messages.error(request, str(exc))
+        return redirect("pairing:tournament", slug=t.slug)
+    if published:
         messages.success(request, f"Round {rnd.number} published. Enter the results as they come in.")
     else:
         messages.info(request, f"Round {rnd.number} was already published.")
@@ -219,8 +224,10 @@ def round_discard(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if not rnd.is_draft:
         messages.error(request, f"Round {rnd.number} is published; it cannot be discarded.")
         return redirect(rnd.get_absolute_url())
-    t.discard_draft(request.user)
-    messages.success(request, f"Draft of round {number} discarded.")
+    if t.discard_draft(request.user):
+        messages.success(request, f"Draft of round {number} discarded.")
+    else:
+        messages.info(request, f"Round {number} is no longer a draft (another arbiter published or discarded it).")
     return redirect("pairing:tournament", slug=t.slug)
 
 

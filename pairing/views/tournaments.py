@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from ..access import get_public_tournament, get_tournament_for_arbiter, get_tournament_for_owner
 from ..forms import DeputyForm, TournamentForm
-from ..models import AuditEntry, Tournament
+from ..models import Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             t = form.save()
-            AuditEntry.log(t, request.user, "create", f"Tournament created; initial colour {t.initial_colour}.")
+            t.log_created(request.user)
         messages.success(request, f"{t.name} created. Now register the players.")
         return redirect("pairing:players", slug=t.slug)
     return render(request, "pairing/tournament_form.html", {"form": form, "creating": True})
@@ -92,13 +92,12 @@ def _overview(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
+    before = t.audit_values()
     form = TournamentForm(request.POST or None, instance=t)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             t = form.save()
-            if form.changed_data:
-                t.discard_draft(request.user, "Settings changed.")
-                AuditEntry.log(t, request.user, "settings", "Settings changed: " + ", ".join(form.changed_data))
+            t.log_settings(request.user, before)
         messages.success(request, "Settings saved.")
         return redirect("pairing:tournament", slug=t.slug)
     return render(
@@ -117,14 +116,12 @@ def deputies(request: HttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         user = form.cleaned_data["username"]
         if "remove" in request.POST:
-            t.deputies.remove(user)
-            AuditEntry.log(t, request.user, "deputy", f"{user.username} is no longer a deputy.")
+            t.change_deputy(request.user, user, add=False)
             messages.success(request, f"{user.username} removed.")
         elif user.pk == t.owner_id:
             messages.error(request, "The chief arbiter is already in charge.")
         else:
-            t.deputies.add(user)
-            AuditEntry.log(t, request.user, "deputy", f"{user.username} added as deputy.")
+            t.change_deputy(request.user, user, add=True)
             messages.success(request, f"{user.username} is now a deputy arbiter.")
     else:
         messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))

@@ -1,0 +1,218 @@
+"""The audit trail: every change to results, pairings, players, byes, settings and the
+arbiter team is logged with who, when, the values before and after; the tournament's
+arbiters (and only they) can read it, newest first, page by page, filtered by kind."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from pairing import adapter
+from pairing.models import AuditAction, AuditEntry, ByeKind, Game, GameResult, Tournament
+from tests.web.helpers import play_round
+from tests.web.test_tournament_setup import GOOD
+
+
+def url(name, t, *args):
+    return reverse(name, args=[t.slug, *args])
+
+
+def last(action: str) -> AuditEntry:
+    return AuditEntry.objects.filter(action=action).order_by("-pk").first()
+
+
+# ------------------------------------------------------------------ what is logged
+
+
+def test_a_result_is_logged_with_who_before_and_after(chief, deputy_client, deputy, tournament, players):
+    rnd = adapter.pair_next_round(tournament, chief)
+    rnd.publish(chief)
+    g = rnd.games().first()
+    deputy_client.post(url("pairing:game_result", tournament, 1, g.pk), {"result": "1-0", "expected": ""})
+    deputy_client.post(url("pairing:game_result", tournament, 1, g.pk), {"result": "0-1", "expected": "1-0"})
+    entries = list(AuditEntry.objects.filter(action=AuditAction.RESULT).order_by("pk"))
+    assert [(e.before, e.after) for e in entries] == [
+        ({"result": ""}, {"result": "1-0"}),
+        ({"result": "1-0"}, {"result": "0-1"}),
+    ]
+    assert all(e.user == deputy for e in entries)
+    assert entries[-1].object_type == "game" and entries[-1].object_id == g.pk
+    assert f"Round 1 board {g.board}" in entries[-1].label and g.white.name in entries[-1].label
+
+
+def test_a_refused_result_writes_no_entry(chief, chief_client, tournament, players):
+    rnd = adapter.pair_next_round(tournament, chief)
+    rnd.publish(chief)
+    g = rnd.games().first()
+    g.record_result(GameResult.DRAW, chief)
+    chief_client.post(url("pairing:game_result", tournament, 1, g.pk), {"result": "1-0", "expected": ""})
+    assert AuditEntry.objects.filter(action=AuditAction.RESULT).count() == 1
+
+
+def test_pairing_publishing_and_discarding_log_the_boards(chief_client, chief, tournament, players):
+    chief_client.post(url("pairing:pair_next", tournament))
+    paired = last(AuditAction.PAIR)
+    assert paired.user == chief and paired.before is None
+    assert len(paired.after["boards"]) == 5
+    board1 = Game.objects.get(board=1)
+    assert paired.after["boards"][0] == [1, f"No {board1.white.tpn} {board1.white.name}",
+                                         f"No {board1.black.tpn} {board1.black.name}"]
+    chief_client.post(url("pairing:round_discard", tournament, 1))
+    discarded = last(AuditAction.DISCARD)
+    assert discarded.before == paired.after and discarded.after is None
+    chief_client.post(url("pairing:pair_next", tournament))
+    chief_client.post(url("pairing:round_publish", tournament, 1))
+    published = last(AuditAction.PUBLISH)
+    assert published.before == {"status": "draft"}
+    assert published.after["status"] == "published" and len(published.after["boards"]) == 5
+
+
+def test_a_swap_logs_the_boards_before_and_after(chief_client, chief, tournament, players):
+    rnd = adapter.pair_next_round(tournament, chief)
+    g1, g2 = list(rnd.games())[:2]
+    chief_client.post(url("pairing:round_swap", tournament, 1), {"a": g1.white_id, "b": g2.white_id})
+    swap = last(AuditAction.SWAP)
+    assert swap.before["boards"][0][1] == g1.white.audit_label()
+    assert swap.after["boards"][0][1] == g2.white.audit_label()
+    assert swap.after["boards"][1][1] == g1.white.audit_label()
+
+
+def test_adding_editing_and_deleting_a_player_are_logged(chief_client, chief, tournament, players):
+    chief_client.post(url("pairing:players", tournament), {"name": "Late, Lara", "rating": "1500"})
+    added = last(AuditAction.PLAYER)
+    assert added.after["name"] == "Late, Lara" and added.after["rating"] == 1500 and added.before is None
+    lara = tournament.player_set.get(name="Late, Lara")
+    chief_client.post(url("pairing:player_edit", tournament, lara.pk), {"name": "Late, Lara", "rating": "1600",
+                                                                        "club": "Ljubljana"})
+    edited = last(AuditAction.PLAYER)
+    assert edited.before == {"rating": 1500, "club": ""}
+    assert edited.after == {"rating": 1600, "club": "Ljubljana"}
+    assert edited.object_id == lara.pk and edited.user == chief
+    chief_client.post(url("pairing:player_delete", tournament, lara.pk))
+    deleted = last(AuditAction.PLAYER)
+    assert deleted.before["name"] == "Late, Lara" and deleted.after is None
+    assert deleted.object_type == "player" and deleted.object_id == lara.pk
+
+
+def test_a_rating_change_that_renumbers_logs_the_new_pairing_number(chief_client, tournament, players):
+    last_player = players[-1]
+    chief_client.post(url("pairing:player_edit", tournament, last_player.pk), {"name": last_player.name,
+                                                                               "rating": "2800"})
+    edited = last(AuditAction.PLAYER)
+    assert edited.before == {"rating": last_player.rating, "tpn": 10}
+    assert edited.after == {"rating": 2800, "tpn": 1}
+
+
+def test_saving_a_player_unchanged_logs_nothing(chief_client, tournament, players):
+    p = players[0]
+    chief_client.post(url("pairing:player_edit", tournament, p.pk), {"name": p.name, "rating": p.rating})
+    assert not AuditEntry.objects.filter(action=AuditAction.PLAYER).exists()
+
+
+def test_a_player_list_import_is_logged_with_the_players(chief_client, tournament):
+    chief_client.post(url("pairing:players_import", tournament), {"text": "Kovac, Tina; 2210\nHorvat, Luka; 2305"})
+    entry = last(AuditAction.IMPORT)
+    assert entry.after == {"players": ["No 2 Kovac, Tina", "No 1 Horvat, Luka"]}
+
+
+def test_a_withdrawal_and_return_are_logged(chief_client, tournament, players):
+    p = players[3]
+    chief_client.post(url("pairing:player_withdraw", tournament, p.pk), {"from_round": "2"})
+    chief_client.post(url("pairing:player_withdraw", tournament, p.pk), {"from_round": ""})
+    entries = list(AuditEntry.objects.filter(action=AuditAction.WITHDRAW).order_by("pk"))
+    assert [(e.before, e.after) for e in entries] == [
+        ({"withdrawn_from_round": None}, {"withdrawn_from_round": 2}),
+        ({"withdrawn_from_round": 2}, {"withdrawn_from_round": None}),
+    ]
+
+
+def test_byes_are_logged_per_player(chief_client, tournament, players):
+    a, b = players[0], players[1]
+    chief_client.post(url("pairing:absences", tournament), {"round": 1, f"kind-{a.pk}": ByeKind.HALF})
+    chief_client.post(
+        url("pairing:absences", tournament), {"round": 1, f"kind-{a.pk}": "", f"kind-{b.pk}": ByeKind.ZERO}
+    )
+    first, second = AuditEntry.objects.filter(action=AuditAction.BYE).order_by("pk")
+    assert first.before == {f"1 {a.name}": ""} and first.after == {f"1 {a.name}": "H"}
+    assert second.before == {f"1 {a.name}": "H", f"2 {b.name}": ""}
+    assert second.after == {f"1 {a.name}": "", f"2 {b.name}": "Z"}
+
+
+def test_settings_changes_are_logged_field_by_field(deputy_client, deputy, tournament):
+    deputy_client.post(url("pairing:settings", tournament), {**GOOD, "slug": "spring-open", "rounds": "7",
+                                                             "name": "Spring Open", "place": "Bled"})
+    entry = last(AuditAction.SETTINGS)
+    assert entry.user == deputy
+    assert entry.before["rounds"] == 5 and entry.after["rounds"] == 7
+    assert entry.before["public"] is False and entry.after["public"] is True
+    assert "name" not in entry.before  # unchanged fields are left out
+
+
+def test_creating_a_tournament_is_logged_with_its_settings(chief_client, chief):
+    chief_client.post(reverse("pairing:tournament_create"), GOOD)
+    entry = last(AuditAction.CREATE)
+    assert entry.user == chief and entry.after["name"] == "Autumn Open" and entry.after["rounds"] == 9
+
+
+def test_deputy_changes_are_logged_with_the_team_before_and_after(chief_client, tournament, stranger):
+    chief_client.post(url("pairing:deputies", tournament), {"username": "stranger"})
+    chief_client.post(url("pairing:deputies", tournament), {"username": "deputy", "remove": "1"})
+    added, removed = AuditEntry.objects.filter(action=AuditAction.DEPUTY).order_by("pk")
+    assert added.before == {"deputies": ["deputy"]} and added.after == {"deputies": ["deputy", "stranger"]}
+    assert removed.before == {"deputies": ["deputy", "stranger"]} and removed.after == {"deputies": ["stranger"]}
+
+
+def test_a_trf_import_is_logged(chief_client, chief, tournament, players):
+    play_round(tournament, chief)
+    text = adapter.export_trf(tournament)
+    t2 = Tournament.objects.create(slug="continued", name="Continued", owner=chief)
+    chief_client.post(url("pairing:trf_import", t2), {"text": text})
+    entry = AuditEntry.objects.filter(tournament=t2, action=AuditAction.IMPORT).get()
+    assert entry.after["rounds"] == 1 and len(entry.after["players"]) == 10
+
+
+# ------------------------------------------------------------------ the page
+
+
+def test_the_audit_page_shows_who_what_before_and_after_newest_first(chief, deputy_client, tournament, players):
+    rnd = play_round(tournament, chief)
+    g = rnd.games().first()
+    g.record_result(GameResult.DRAW, chief)
+    page = deputy_client.get(url("pairing:audit", tournament))
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert body.index("½-½ corrected") < body.index("Round 1 published")
+    assert "result:</span> 1-0" in body and "result:</span> 1/2-1/2" in body
+    assert "chief" in body
+
+
+def test_the_audit_page_filters_by_kind(chief, chief_client, tournament, players):
+    play_round(tournament, chief)
+    body = chief_client.get(url("pairing:audit", tournament) + "?kind=publish").content.decode()
+    assert "Round 1 published" in body and "1-0 entered" not in body
+
+
+def test_the_audit_page_is_paginated(chief, chief_client, tournament, players):
+    for i in range(60):
+        AuditEntry.log(tournament, chief, AuditAction.SETTINGS, f"Change number {i}.")
+    first = chief_client.get(url("pairing:audit", tournament)).content.decode()
+    second = chief_client.get(url("pairing:audit", tournament) + "?page=2").content.decode()
+    assert "Change number 59." in first and "Change number 0." not in first
+    assert "Page 1 of 2" in first and "Change number 0." in second
+
+
+def test_the_overview_links_to_the_audit_trail(chief_client, tournament):
+    assert url("pairing:audit", tournament) in chief_client.get(url("pairing:tournament", tournament)).content.decode()
+
+
+@pytest.mark.parametrize("public", [False, True])
+def test_the_audit_page_is_for_the_tournaments_arbiters_only(
+    chief_client, deputy_client, stranger_client, anon_client, tournament, public
+):
+    Tournament.objects.filter(pk=tournament.pk).update(public=public)
+    audit = url("pairing:audit", tournament)
+    assert chief_client.get(audit).status_code == 200
+    assert deputy_client.get(audit).status_code == 200
+    assert stranger_client.get(audit).status_code == 403
+    response = anon_client.get(audit)
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
