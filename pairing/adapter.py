@@ -349,15 +349,30 @@ class AroGroup:
     white_seekers: list[AroRow]
     black_seekers: list[AroRow]
 
+    @property
+    def columns(self) -> tuple[tuple[str, list[AroRow]], ...]:
+        return (("White seekers", self.white_seekers), ("Black seekers", self.black_seekers))
 
-def aro_list(t: Tournament) -> tuple[int, list[AroGroup]]:
-    """Dubov 9: per scoregroup, White seekers by ARO (then TPN), Black seekers by rating
-    (then TPN), with the figures the engine pairs with.  For the next round to pair."""
+
+def aro_rounds(t: Tournament) -> list[int]:
+    """The rounds an ARO list exists for: each round already paired, and the next one."""
     last = t.published_rounds().last()
-    if last is not None and last.status != RoundStatus.COMPLETE:
-        number = last.number  # the round in play: the figures it was paired with
+    if last is None:
+        upto = 1
+    elif last.status != RoundStatus.COMPLETE:
+        upto = last.number
     else:
-        number = min(t.next_round_number(), t.rounds)
+        upto = min(last.number + 1, t.rounds)
+    return list(range(1, upto + 1))
+
+
+def aro_list(t: Tournament, number: int | None = None) -> tuple[int, list[AroGroup]]:
+    """Dubov 9: per scoregroup, White seekers by ARO (then TPN), Black seekers by rating
+    (then TPN), with the figures the engine pairs with.  ``number``: the list published
+    before that round (one of :func:`aro_rounds`); default the round in play, else the
+    next round to pair."""
+    if number is None:
+        number = aro_rounds(t)[-1]
     snapshot = build_snapshot(t, number)
     states = engine.player_states(snapshot)
     players = {p.pk: p for p in t.player_set.all()}
@@ -399,16 +414,30 @@ class StandingRow:
     tiebreaks: tuple
 
 
-def standings(t: Tournament) -> tuple[list[str], list[StandingRow], int]:
-    """Ranked rows after the last complete round, with the tournament's tie-breaks.
+def complete_rounds(t: Tournament) -> int:
+    """The number of the last complete round (0 before round 1 is complete)."""
+    done = t.round_set.filter(status=RoundStatus.COMPLETE).order_by("-number").first()
+    return done.number if done else 0
 
-    Returns (tie-break labels, rows, rounds counted).
-    """
+
+@dataclass(frozen=True)
+class _Table:
+    labels: list[str]
+    rows: list[StandingRow]
+    rounds: int
+    players: list[Player]
+    hist: dict[int, list[RoundEntry]]
+    data: object  # tiebreaks.TBTournament
+
+
+def _table(t: Tournament, rounds: int | None = None) -> _Table:
+    """Standings after ``rounds`` complete rounds (default: the last complete one),
+    with the histories they were computed from.  A fixed number of queries."""
     from . import tiebreaks as tb
 
-    done = t.round_set.filter(status=RoundStatus.COMPLETE).order_by("-number").first()
-    rounds = done.number if done else 0
-    # only count rounds up to the last complete one (a round in play is not in the table)
+    done = complete_rounds(t)
+    rounds = done if rounds is None else max(0, min(rounds, done))
+    # only count complete rounds (a round in play is not in the table)
     players = list(t.player_set.order_by("tpn"))
     hist = histories(t, rounds, players)
     try:
@@ -428,11 +457,21 @@ def standings(t: Tournament) -> tuple[list[str], list[StandingRow], int]:
     except Exception:  # noqa: BLE001 - a tie-break bug must not take the page down
         order = ()
         rows = tb.standings(data, order)
-    return (
+    return _Table(
         [o.label for o in order],
         [StandingRow(r.rank, by_pk[r.id], r.points, r.tiebreaks) for r in rows],
         rounds,
+        players,
+        hist,
+        data,
     )
+
+
+def standings(t: Tournament, rounds: int | None = None) -> tuple[list[str], list[StandingRow], int]:
+    """Ranked rows after ``rounds`` (default: the last complete round), with the
+    tournament's tie-breaks.  Returns (tie-break labels, rows, rounds counted)."""
+    table = _table(t, rounds)
+    return table.labels, table.rows, table.rounds
 
 
 # ---------------------------------------------------------------- TRF
@@ -673,20 +712,139 @@ class CrossRow:
     cells: tuple[str, ...]
 
 
-def crosstable(t: Tournament) -> tuple[list[str], list[CrossRow], int]:
+def crosstable(t: Tournament, rounds: int | None = None) -> tuple[list[str], list[CrossRow], int]:
     """Standings order, one cell per complete round: ``12w1``, ``5b½``, ``3w+``,
     ``bye``, ``H``; opponents by their line number in this table."""
-    labels, rows, rounds = standings(t)
-    line = {r.player.pk: i for i, r in enumerate(rows, start=1)}
-    hist = histories(t, rounds, [r.player for r in rows])
+    table = _table(t, rounds)
+    line = {r.player.pk: i for i, r in enumerate(table.rows, start=1)}
     out = []
-    for i, r in enumerate(rows, start=1):
-        cells = []
-        for e in hist[r.player.pk]:
-            if e.opponent is None:
-                cells.append(_CELL_BYE.get(e.result, e.result.value))
-            else:
-                colour = "w" if e.colour is Colour.WHITE else "b"
-                cells.append(f"{line[e.opponent]}{colour}{_CELL_RESULT[e.result]}")
-        out.append(CrossRow(i, r, tuple(cells)))
-    return labels, out, rounds
+    for i, r in enumerate(table.rows, start=1):
+        cells = tuple(_cell(e, line) for e in table.hist[r.player.pk])
+        out.append(CrossRow(i, r, cells))
+    return table.labels, out, table.rounds
+
+
+def _cell(e: RoundEntry, line: dict[int, int]) -> str:
+    if e.opponent is None:
+        return _CELL_BYE.get(e.result, e.result.value)
+    colour = "w" if e.colour is Colour.WHITE else "b"
+    return f"{line[e.opponent]}{colour}{_CELL_RESULT[e.result]}"
+
+
+# ---------------------------------------------------------------- player card
+
+_SIDE_RESULT = {**_CELL_RESULT, Result.FORFEIT_LOSS: "−"}
+_CARD_BYE = {
+    Result.PAIRING_BYE: "bye", Result.FULL_BYE: "full-point bye", Result.HALF_BYE: "half-point bye",
+    Result.ZERO_BYE: "not paired",
+}
+
+
+@dataclass(frozen=True)
+class CardRound:
+    """One round of a player's card; ``points`` and ``running`` are None while in play."""
+
+    number: int
+    board: int | None
+    colour: str  # "W", "B" or "" (no game)
+    opponent: Player | None
+    result: str  # "1", "½", "0", "+", "−", "bye", "half-point bye", ... or "" in play
+    points: Decimal | None
+    running: Decimal | None
+    forfeit: bool = False
+
+
+@dataclass(frozen=True)
+class PlayerCard:
+    player: Player
+    rounds: int  # complete rounds counted
+    rank: int | None
+    points: Decimal
+    aro: int  # Dubov 1.6: played opponents only, rounded half up; 0 without games
+    tpr: int  # C.07 10.2, as in the standings; 0 without games
+    games_played: int
+    colours: str  # played games only, e.g. "WBW" (Dubov 1.5 / D3)
+    colour_difference: int
+    rows: list[CardRound]
+
+
+def player_card(t: Tournament, player: Player) -> PlayerCard:
+    """Round-by-round history of one player (complete rounds, then the round in play),
+    with points, ARO (the engine's), TPR (the tie-break module's) and colours.
+
+    A fixed number of queries whatever the field size: the standings are computed for
+    the rank and TPR from the same histories.
+    """
+    from . import tiebreaks as tb
+
+    table = _table(t)
+    by_pk = {p.pk: p for p in table.players}
+    ps = point_system(t)
+    hist = table.hist[player.pk]
+    boards = {
+        g["round__number"]: g
+        for g in Game.objects.filter(round__tournament=t)
+        .filter(Q(white=player) | Q(black=player))
+        .exclude(round__status=RoundStatus.DRAFT)
+        .values("round__number", "board", "white_id", "black_id", "result")
+    }
+    rows: list[CardRound] = []
+    running = Decimal(0)
+    for k, e in enumerate(hist, start=1):
+        pts = ps.points(e.result)
+        running += pts
+        if e.opponent is None:
+            rows.append(CardRound(k, None, "", None, _CARD_BYE[e.result], pts, running))
+        else:
+            rows.append(
+                CardRound(
+                    k,
+                    boards[k]["board"] if k in boards else None,
+                    "W" if e.colour is Colour.WHITE else "B",
+                    by_pk.get(e.opponent),
+                    _SIDE_RESULT[e.result],
+                    pts,
+                    running,
+                    forfeit=e.result in (Result.FORFEIT_WIN, Result.FORFEIT_LOSS),
+                )
+            )
+    in_play = t.published_rounds().filter(number=table.rounds + 1).first()
+    if in_play is not None:
+        g = boards.get(in_play.number)
+        if g is not None:
+            white = g["white_id"] == player.pk
+            opponent = by_pk.get(g["black_id"] if white else g["white_id"])
+            rows.append(CardRound(in_play.number, g["board"], "W" if white else "B", opponent, "", None, None))
+        else:
+            bye = Bye.objects.filter(player=player, round_number=in_play.number).first()
+            text = _CARD_BYE[Result(bye.kind)] if bye else _CARD_BYE[Result.ZERO_BYE]
+            rows.append(CardRound(in_play.number, None, "", None, text, None, None))
+    me = engine.Player(id=player.pk, tpn=player.tpn or 0, rating=player.rating, name=player.name, history=tuple(hist))
+    colours = engine.state.played_colours(me.history)
+    tpr = tb.compute(table.data, (tb.TieBreak.TPR,))[player.pk][0]
+    rank = next((r.rank for r in table.rows if r.player.pk == player.pk), None)
+    return PlayerCard(
+        player=player,
+        rounds=table.rounds,
+        rank=rank,
+        points=running,
+        aro=engine.aro(me, {p.pk: p.rating for p in table.players}),
+        tpr=int(tpr),
+        games_played=len(colours),
+        colours="".join("W" if c is Colour.WHITE else "B" for c in colours),
+        colour_difference=engine.colour_difference(me.history),
+        rows=rows,
+    )
+
+
+# ---------------------------------------------------------------- ARO spread
+
+
+def aro_spread(t: Tournament) -> list:
+    """Per complete round, per scoregroup: the range of AROs (see :mod:`pairing.aro_chart`)."""
+    from . import aro_chart
+
+    players = list(t.player_set.all())
+    hist = histories(t, complete_rounds(t), players)
+    figures = aro_chart.running_figures(hist, {p.pk: p.rating for p in players}, point_system(t))
+    return aro_chart.spread_by_scoregroup(figures)

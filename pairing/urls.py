@@ -33,4 +33,5 @@ urlpatterns = [
     path(T + "standings.csv", views.standings_csv, name="standings_csv"),
     path(T + "crosstable/", views.crosstable, name="crosstable"),
     path(T + "aro/", views.aro_list, name="aro"),
+    path(T + "player/<int:tpn>/", views.player_card, name="player_card"),
 ]

@@ -9,7 +9,7 @@ from .players import (
     players_import,
     trf_import,
 )
-from .reports import aro_list, crosstable, standings, standings_csv, trf_export
+from .reports import aro_list, crosstable, player_card, standings, standings_csv, trf_export
 from .rounds import (
     absences,
     game_result,
@@ -31,6 +31,7 @@ __all__ = [
     "game_result",
     "health",
     "pair_next",
+    "player_card",
     "player_delete",
     "player_edit",
     "player_withdraw",

@@ -3,49 +3,89 @@ from __future__ import annotations
 import csv
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from .. import adapter
+from .. import adapter, aro_chart
 from ..access import get_tournament_for_arbiter, get_tournament_for_viewer
+from ..models import Player, RoundStatus
 from ..tiebreaks import parse_order
+
+
+def _round_asked(request: HttpRequest, allowed: list[int]) -> int | None:
+    """``?round=N`` when N is one of ``allowed``; None without it; 404 otherwise."""
+    raw = request.GET.get("round")
+    if raw is None or raw == "":
+        return None
+    try:
+        number = int(raw)
+    except ValueError:
+        raise Http404("No such round.") from None
+    if number not in allowed:
+        raise Http404("No such round.")
+    return number
+
+
+def _polling(t, rounds_shown: int, asked: int | None) -> bool:
+    """Refresh the page while a round is in play, on the default view only."""
+    if asked is not None:
+        return False
+    last = t.published_rounds().last()
+    return last is not None and last.status != RoundStatus.COMPLETE and last.number == rounds_shown + 1
+
+
+def _render_live(request: HttpRequest, template: str, ctx: dict) -> HttpResponse:
+    """A page that may poll itself: once nothing is in play, an htmx poll is answered
+    with 286, which tells htmx to stop polling (the content is still swapped in)."""
+    response = render(request, template, ctx)
+    if request.htmx and not ctx["polling"]:
+        response.status_code = 286
+    return response
 
 
 @require_GET
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    """Points, then the tournament's tie-breaks (FIDE C.07), after the last complete round."""
+    """Points, then the tournament's tie-breaks (FIDE C.07), after the last complete
+    round or after ``?round=N`` (any complete round)."""
     t = get_tournament_for_viewer(request, slug)
-    labels, rows, rounds = adapter.standings(t)
+    done = adapter.complete_rounds(t)
+    asked = _round_asked(request, list(range(1, done + 1)))
+    labels, rows, rounds = adapter.standings(t, asked)
     try:
         legend = [(tb.label, tb.description) for tb in parse_order(t.tiebreaks)]
     except ValueError:
         legend = []
-    return render(
+    return _render_live(
         request,
         "pairing/standings.html",
         {"t": t, "labels": labels, "rows": rows, "rounds": rounds, "legend": legend,
+         "round_choices": range(1, done + 1), "asked": asked, "polling": _polling(t, rounds, asked),
          "is_arbiter": t.is_arbiter(request.user)},
     )
 
 
 @require_GET
 def crosstable(request: HttpRequest, slug: str) -> HttpResponse:
+    """The crosstable after the last complete round, or after ``?round=N``."""
     t = get_tournament_for_viewer(request, slug)
-    labels, rows, rounds = adapter.crosstable(t)
+    done = adapter.complete_rounds(t)
+    asked = _round_asked(request, list(range(1, done + 1)))
+    labels, rows, rounds = adapter.crosstable(t, asked)
     return render(
         request,
         "pairing/crosstable.html",
         {"t": t, "labels": labels, "rows": rows, "rounds": rounds, "round_numbers": range(1, rounds + 1),
-         "is_arbiter": t.is_arbiter(request.user)},
+         "round_choices": range(1, done + 1), "asked": asked, "is_arbiter": t.is_arbiter(request.user)},
     )
 
 
 @require_GET
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    """Standings as CSV (UTF-8), for spreadsheets and other programs."""
+    """Standings as CSV (UTF-8), for spreadsheets and other programs; ``?round=N`` too."""
     t = get_tournament_for_viewer(request, slug)
-    labels, rows, rounds = adapter.standings(t)
+    asked = _round_asked(request, list(range(1, adapter.complete_rounds(t) + 1)))
+    labels, rows, rounds = adapter.standings(t, asked)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{t.slug}-standings-round-{rounds}.csv"'
     writer = csv.writer(response)
@@ -58,13 +98,29 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 def aro_list(request: HttpRequest, slug: str) -> HttpResponse:
-    """Dubov 9: the ARO list, per scoregroup, before the next round."""
+    """Dubov 9: the ARO list, per scoregroup, before the next round (or ``?round=N``:
+    the list published before round N)."""
     t = get_tournament_for_viewer(request, slug)
-    number, groups = adapter.aro_list(t)
+    choices = adapter.aro_rounds(t)
+    number, groups = adapter.aro_list(t, _round_asked(request, choices))
+    spread = adapter.aro_spread(t)
     return render(
         request,
         "pairing/aro.html",
-        {"t": t, "number": number, "groups": groups, "is_arbiter": t.is_arbiter(request.user)},
+        {"t": t, "number": number, "groups": groups, "round_choices": choices,
+         "spread": spread, "chart": aro_chart.chart(spread), "is_arbiter": t.is_arbiter(request.user)},
+    )
+
+
+@require_GET
+def player_card(request: HttpRequest, slug: str, tpn: int) -> HttpResponse:
+    """One player's rounds, points, ARO, performance and colours."""
+    t = get_tournament_for_viewer(request, slug)
+    player = get_object_or_404(Player, tournament=t, tpn=tpn)
+    return render(
+        request,
+        "pairing/player_card.html",
+        {"t": t, "card": adapter.player_card(t, player), "is_arbiter": t.is_arbiter(request.user)},
     )
 
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from .. import adapter
 from ..access import get_game, get_round, get_tournament_for_arbiter, get_tournament_for_viewer
 from ..forms import SwapForm
-from ..models import RESULT_KEYS, Bye, Conflict, GameResult, Round
+from ..models import RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus
 
 
 @login_required
@@ -182,7 +182,13 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     ctx = _round_context(request, t, rnd, is_arbiter)
     if request.GET.get("by") == "name" and not rnd.is_draft:
         ctx["by_name"] = _by_name(ctx["games"], ctx["pab"], ctx["absent"])
-    return render(request, "pairing/round.html", ctx)
+    # visitors' page refreshes itself while results come in; a poll answered with 286
+    # makes htmx stop once the round is complete
+    ctx["polling"] = not is_arbiter and rnd.status == RoundStatus.PUBLISHED
+    response = render(request, "pairing/round.html", ctx)
+    if request.htmx and not is_arbiter and not ctx["polling"]:
+        response.status_code = 286
+    return response
 
 
 def _by_name(games: list, pab, absent) -> list[dict]:

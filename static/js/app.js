@@ -42,6 +42,17 @@
     form.dataset.sent = "1";
   });
 
+  // Print buttons (data-print) on the public lists: shown only when this script runs.
+  function showPrintButtons() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-print]"), function (b) { b.hidden = false; });
+  }
+  document.addEventListener("DOMContentLoaded", showPrintButtons);
+  document.addEventListener("htmx:afterSettle", showPrintButtons);
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest ? e.target.closest("[data-print]") : null;
+    if (button) { e.preventDefault(); window.print(); }
+  });
+
   // After a row is swapped in, go to the next board still waiting for a result
   // (or simply the next board).
   document.addEventListener("htmx:afterSettle", function () {

@@ -1,0 +1,137 @@
+"""The Dubov system's aim, as a picture: how widely the AROs spread within each
+scoregroup after each round.
+
+Dubov pairs White seekers with low ARO against strong Black seekers so that, in a
+scoregroup, the average ratings of opponents (1.6) draw together.  These functions are
+pure (no Django): :func:`running_figures` turns round-by-round histories into (score,
+ARO) after each round, :func:`spread_by_scoregroup` reduces them to min, max and
+spread per scoregroup, and :func:`chart` lays the result out for a small inline SVG.
+All O(N·R).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from pairing.engine.model import PointSystem, RoundEntry
+
+
+@dataclass(frozen=True)
+class GroupSpread:
+    """One scoregroup after one round: players with at least one played game."""
+
+    score: Decimal
+    players: int
+    low: int
+    high: int
+
+    @property
+    def spread(self) -> int:
+        return self.high - self.low
+
+
+@dataclass(frozen=True)
+class RoundSpread:
+    number: int  # after this round
+    groups: tuple[GroupSpread, ...]  # highest score first
+
+
+def running_figures(
+    histories: Mapping[int, Sequence[RoundEntry]], ratings: Mapping[int, int], points: PointSystem
+) -> list[list[tuple[Decimal, int]]]:
+    """(score, ARO) of every player after each round.  ARO as in Dubov 1.6: the mean
+    rating of the opponents of played games, rounded half up; 0 without a game."""
+    rounds = max((len(h) for h in histories.values()), default=0)
+    out: list[list[tuple[Decimal, int]]] = [[] for _ in range(rounds)]
+    for history in histories.values():
+        score, total, games = Decimal(0), 0, 0
+        for k, e in enumerate(history):
+            score += points.points(e.result)
+            if e.played:
+                total += ratings[e.opponent]
+                games += 1
+            aro = int((Decimal(total) / games).to_integral_value(ROUND_HALF_UP)) if games else 0
+            out[k].append((score, aro))
+    return out
+
+
+def spread_by_scoregroup(rounds: Sequence[Iterable[tuple[Decimal, int]]]) -> list[RoundSpread]:
+    """Per round, per scoregroup: the lowest and highest ARO and their difference.
+
+    ``rounds[k]`` holds (score, ARO) of every player after round k + 1.  Players without
+    a played game yet (ARO 0) have no ARO and are left out; a scoregroup of such players
+    only is left out too.
+    """
+    out = []
+    for k, figures in enumerate(rounds, start=1):
+        groups: dict[Decimal, list[int]] = {}
+        for score, aro in figures:
+            if aro:
+                groups.setdefault(score, []).append(aro)
+        out.append(
+            RoundSpread(
+                k,
+                tuple(
+                    GroupSpread(score, len(groups[score]), min(groups[score]), max(groups[score]))
+                    for score in sorted(groups, reverse=True)
+                ),
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class Bar:
+    x: float
+    top: float
+    bottom: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    width: int
+    height: int
+    bars: tuple[Bar, ...]
+    ticks: tuple[tuple[float, int], ...]  # (y, ARO)
+    rounds: tuple[tuple[float, int], ...]  # (x, round number)
+    plot_left: int
+    plot_bottom: int
+
+
+def chart(spreads: Sequence[RoundSpread], width: int = 640, height: int = 200) -> Chart | None:
+    """Coordinates for a range chart: one vertical bar per scoregroup per round, from
+    its lowest to its highest ARO (higher scoregroups to the left within a round).
+    None when there is nothing to draw."""
+    values = [v for r in spreads for g in r.groups for v in (g.low, g.high)]
+    if not values:
+        return None
+    left, right, top, bottom = 44, 6, 8, 22
+    lo, hi = min(values), max(values)
+    if hi == lo:
+        lo, hi = lo - 50, hi + 50
+    plot_h = height - top - bottom
+    slot = (width - left - right) / len(spreads)
+
+    def y(v: int) -> float:
+        return round(top + (hi - v) * plot_h / (hi - lo), 1)
+
+    bars = []
+    for k, r in enumerate(spreads):
+        n = len(r.groups)
+        for i, g in enumerate(r.groups):
+            x = round(left + slot * k + slot * (i + 1) / (n + 1), 1)
+            bars.append(
+                Bar(
+                    x,
+                    y(g.high),
+                    y(g.low),
+                    f"After round {r.number}, scoregroup {g.score.normalize():f}: {g.players} player"
+                    f"{'s' if g.players != 1 else ''}, ARO {g.low}–{g.high} (spread {g.spread})",
+                )
+            )
+    ticks = tuple((y(v), v) for v in (hi, (hi + lo) // 2, lo))
+    rounds = tuple((round(left + slot * (k + 0.5), 1), r.number) for k, r in enumerate(spreads))
+    return Chart(width, height, tuple(bars), ticks, rounds, left, height - bottom)

@@ -1,0 +1,187 @@
+"""The public pages of a tournament: player card, standings after any round, ARO list
+per round, and what visitors may not do.  Figures are worked out by hand on the
+six-player tournament of :func:`tests.web.public_data.six_player_tournament`."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from tests.web.public_data import six_player_tournament
+
+
+@pytest.fixture
+def six(tournament):
+    tournament.public = True
+    tournament.save(update_fields=["public"])
+    return six_player_tournament(tournament)
+
+
+def cells(html: str, table_id: str) -> list[list[str]]:
+    """The text of every body cell of table ``table_id``, row by row."""
+    table = re.search(rf'<table[^>]*id="{table_id}".*?<tbody>(.*?)</tbody>', html, re.S).group(1)
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)
+    return [
+        [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)]
+        for r in rows
+    ]
+
+
+def card_url(t, tpn: int) -> str:
+    return reverse("pairing:player_card", args=[t.slug, tpn])
+
+
+# ---------------------------------------------------------------- player card
+
+
+def test_a_player_card_shows_each_round_with_opponent_result_and_running_score(anon_client, tournament, six):
+    """F (No 6, 1500): R1 Black against C (1800), draw -> ½; R2 the pairing-allocated
+    bye -> 1½; R3 White against B (1900), lost -> 1½."""
+    html = anon_client.get(card_url(tournament, 6)).content.decode()
+    assert cells(html, "card") == [
+        ["1", "3", "Black", "Clayer, C", "1800", "½", "0.5"],
+        ["2", "", "", "", "", "bye", "1.5"],
+        ["3", "2", "White", "Blayer, B", "1900", "0", "1.5"],
+    ]
+    assert f'href="{card_url(tournament, 3)}"' in html  # the opponent's card
+
+
+def test_a_player_card_gives_points_rank_aro_performance_and_colours(anon_client, tournament, six):
+    """F: 1½ points, 4th (tied on points with D, who has the better BH-C1, 4 to 3½).
+    Played games: C 1800 and B 1900, so ARO = 1850; ½ of 2 over the board is 25 %,
+    dp(25 %) = -193, so TPR = 1850 - 193 = 1657.  Colours Black, White: difference 0."""
+    card = anon_client.get(card_url(tournament, 6)).context["card"]
+    assert (card.points, card.rank, card.games_played) == (1.5, 4, 2)
+    assert (card.aro, card.tpr, card.colours, card.colour_difference) == (1850, 1657, "BW", 0)
+    html = anon_client.get(card_url(tournament, 6)).content.decode()
+    for figure, value in [("points", "1.5"), ("rank", "4"), ("games", "2"), ("aro", "1850"), ("tpr", "1657")]:
+        assert re.search(rf'<dd id="{figure}">{value}</dd>', html), figure
+
+
+def test_a_forfeit_counts_for_points_but_not_for_aro_or_colours(anon_client, tournament, six):
+    """E (No 5, 1600): lost to B (1900) with White, won by forfeit against C, lost to D
+    (1700) with Black.  1 point; games played 2; ARO (1900 + 1700) / 2 = 1800; 0 of 2
+    over the board, dp(0 %) = -800, TPR 1000."""
+    response = anon_client.get(card_url(tournament, 5))
+    card = response.context["card"]
+    assert (card.points, card.games_played, card.aro, card.tpr, card.colours) == (1, 2, 1800, 1000, "WB")
+    assert cells(response.content.decode(), "card")[1] == ["2", "2", "White", "Clayer, C", "1800", "+ (forfeit)", "1"]
+
+
+def test_a_round_in_play_is_on_the_card_without_a_result(anon_client, tournament, six):
+    from tests.web.public_data import add_round
+
+    add_round(tournament, 4, [(1, six["A"], six["B"], "")], byes=[(six["C"], "H")], status="published")
+    rows = cells(anon_client.get(card_url(tournament, 1)).content.decode(), "card")
+    assert rows[-1] == ["4", "1", "White", "Blayer, B", "1900", "in play", ""]
+    assert cells(anon_client.get(card_url(tournament, 3)).content.decode(), "card")[-1][-2] == "half-point bye"
+
+
+def test_an_unknown_pairing_number_is_404(anon_client, tournament, six):
+    assert anon_client.get(card_url(tournament, 99)).status_code == 404
+
+
+def test_names_on_every_public_list_link_to_the_player_card(anon_client, tournament, six):
+    a_card = f'href="{card_url(tournament, 1)}"'
+    for name, query in [("standings", ""), ("crosstable", ""), ("aro", "")]:
+        html = anon_client.get(reverse(f"pairing:{name}", args=[tournament.slug]) + query).content.decode()
+        assert a_card in html, name
+    rnd = tournament.round_set.get(number=1)
+    assert a_card in anon_client.get(rnd.get_absolute_url()).content.decode()
+    assert a_card in anon_client.get(rnd.get_absolute_url() + "?by=name").content.decode()
+
+
+# ---------------------------------------------------------------- standings: every number
+
+
+def test_every_number_on_the_standings_page(anon_client, tournament, six):
+    """Default tie-breaks BH-C1, BH, SB (C.07).  No requested bye is left unfollowed by a
+    game, so every player's score as an opponent is their own score (16.3).  Own
+    unplayed rounds count as a game against a dummy with the player's own score (16.4):
+    C's forfeit loss (½, a VUR), D's half-point bye (1½, a VUR), E's forfeit win (1,
+    not a VUR) and F's PAB (1½, not a VUR).
+
+    BH:   A 1½+2+½ = 4      B 1+3+1½ = 5½    C 1½+½+3 = 5
+          D 3+1½+1 = 5½     E 2+1+1½ = 4½    F ½+1½+2 = 4
+    BH-C1 cuts a VUR first, else the lowest value:
+          A 4-½ = 3½  B 5½-1 = 4½  C 5-½ = 4½  D 5½-1½ = 4  E 4½-1 = 3½  F 4-½ = 3½
+    SB (opponent's score x points scored):
+          A 1½+2+½ = 4   B 1+0+1½ = 2½   C 1½·½+0+0 = ¾
+          D 0+1½·½+1 = 1¾   E 0+1+0 = 1   F ½·½+1½+0 = 1¾
+    D and F share 1½ points; D's BH-C1 (4) beats F's (3½).
+    """
+    html = anon_client.get(reverse("pairing:standings", args=[tournament.slug])).content.decode()
+    assert "after round 3" in html
+    assert re.search(r"<th>Pts</th><th>BH-C1</th><th>BH</th><th>SB</th>", html)
+    # Rk, No, Title, Name, Rtg, Fed, Pts, BH-C1, BH, SB
+    assert cells(html, "standings") == [
+        ["1", "1", "", "Alayer, A", "2000", "", "3", "3.50", "4", "4"],
+        ["2", "2", "", "Blayer, B", "1900", "", "2", "4.50", "5.50", "2.50"],
+        ["3", "4", "", "Dlayer, D", "1700", "", "1.5", "4", "5.50", "1.75"],
+        ["4", "6", "", "Flayer, F", "1500", "", "1.5", "3.50", "4", "1.75"],
+        ["5", "5", "", "Elayer, E", "1600", "", "1", "3.50", "4.50", "1"],
+        ["6", "3", "", "Clayer, C", "1800", "", "0.5", "4.50", "5", "0.75"],
+    ]
+
+
+def test_standings_after_an_earlier_round(anon_client, tournament, six):
+    """After round 1: A, B 1 (wins); C, F ½ (draw); D, E 0.  BH after one round is the
+    opponent's round-1 score: A (D 0) 0, B (E 0) 0, C (F ½) ½, F (C ½) ½, D (A 1) 1,
+    E (B 1) 1; BH-C1 cuts the only value: 0 for all.  SB: A 0, B 0, C ½·½ = ¼, F ¼, D 0, E 0.
+    Ties on everything share a rank: A and B 1st, C and F 3rd, D and E 5th."""
+    url = reverse("pairing:standings", args=[tournament.slug])
+    html = anon_client.get(url + "?round=1").content.decode()
+    assert "after round 1" in html
+    rows = [[r[0], r[3], r[6], r[7], r[8], r[9]] for r in cells(html, "standings")]
+    assert rows == [
+        ["1", "Alayer, A", "1", "0", "0", "0"],
+        ["1", "Blayer, B", "1", "0", "0", "0"],
+        ["3", "Clayer, C", "0.5", "0", "0.50", "0.25"],
+        ["3", "Flayer, F", "0.5", "0", "0.50", "0.25"],
+        ["5", "Dlayer, D", "0", "0", "1", "0"],
+        ["5", "Elayer, E", "0", "0", "1", "0"],
+    ]
+    for n in (1, 2, 3):
+        assert f'href="?round={n}"' in html
+    assert reverse("pairing:standings_csv", args=[tournament.slug]) + "?round=1" in html
+
+
+def test_the_csv_follows_the_round_asked_for(anon_client, tournament, six):
+    """After round 2: A 1+1 = 2, F ½+1 (PAB) = 1½, B 1+0 = 1, E 0+1 (forfeit) = 1,
+    C ½+0 = ½, D 0+½ (half-point bye) = ½."""
+    import csv
+
+    url = reverse("pairing:standings_csv", args=[tournament.slug])
+    response = anon_client.get(url + "?round=2")
+    assert 'filename="spring-open-standings-round-2.csv"' in response["Content-Disposition"]
+    rows = list(csv.reader(response.content.decode().splitlines()))[1:]
+    assert {r[3][0]: r[6] for r in rows} == {"A": "2.0", "F": "1.5", "B": "1.0", "E": "1.0", "C": "0.5", "D": "0.5"}
+
+
+@pytest.mark.parametrize("asked", ["9", "0", "x", "-1"])
+def test_a_round_that_does_not_exist_is_404(anon_client, tournament, six, asked):
+    for name in ("standings", "standings_csv", "crosstable", "aro"):
+        url = reverse(f"pairing:{name}", args=[tournament.slug])
+        assert anon_client.get(url + f"?round={asked}").status_code == 404, name
+
+
+def test_standings_need_a_complete_round_the_aro_list_the_next_one(anon_client, tournament, six):
+    """Three rounds complete: standings exist after rounds 1-3; ARO lists before rounds 1-4."""
+    assert anon_client.get(reverse("pairing:standings", args=[tournament.slug]) + "?round=4").status_code == 404
+    aro = reverse("pairing:aro", args=[tournament.slug])
+    assert anon_client.get(aro + "?round=5").status_code == 404
+    assert anon_client.get(aro + "?round=4").context["number"] == 4
+
+
+def test_the_aro_list_before_an_earlier_round(anon_client, tournament, six):
+    """Before round 3: A (2 points) met D 1700 and B 1900: ARO 1800; White then Black,
+    colour difference 0, so a mild preference for White, (w).  F (1½) met only C (1800):
+    ARO 1800; one game with Black: strong preference for White, w."""
+    response = anon_client.get(reverse("pairing:aro", args=[tournament.slug]) + "?round=3")
+    assert "ARO list for round 3" in response.content.decode()
+    rows = {r.player.name[0]: r for g in response.context["groups"] for r in g.white_seekers + g.black_seekers}
+    assert (rows["A"].score, rows["A"].aro, rows["A"].preference) == (2, 1800, "(w)")
+    assert (rows["F"].score, rows["F"].aro, rows["F"].preference) == (Decimal("1.5"), 1800, "w")
