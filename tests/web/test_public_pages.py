@@ -185,3 +185,18 @@ def test_the_aro_list_before_an_earlier_round(anon_client, tournament, six):
     rows = {r.player.name[0]: r for g in response.context["groups"] for r in g.white_seekers + g.black_seekers}
     assert (rows["A"].score, rows["A"].aro, rows["A"].preference) == (2, 1800, "(w)")
     assert (rows["F"].score, rows["F"].aro, rows["F"].preference) == (Decimal("1.5"), 1800, "w")
+
+
+def test_the_aro_page_pictures_the_aro_spread_per_scoregroup(anon_client, tournament, six):
+    """After round 1: 1 point A (met D 1700) and B (met E 1600): 1600-1700, spread 100;
+    ½ point C (met F 1500) and F (met C 1800): 1500-1800; 0 points D (met A 2000) and
+    E (met B 1900): 1900-2000."""
+    html = anon_client.get(reverse("pairing:aro", args=[tournament.slug])).content.decode()
+    assert '<svg class="chart"' in html and "<title id=\"spread-title\">" in html and "<desc" in html
+    rows = cells(html, "spread-table")
+    assert rows[:3] == [
+        ["1", "1", "2", "1600", "1700", "100"],
+        ["1", "0.5", "2", "1500", "1800", "300"],
+        ["1", "0", "2", "1900", "2000", "100"],
+    ]
+    assert "After round 1, scoregroup 0.5: 2 players, ARO 1500–1800 (spread 300)" in html
