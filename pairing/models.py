@@ -621,10 +621,7 @@ class Round(models.Model):
         with transaction.atomic():
             Tournament(pk=self.tournament_id).lock()
             if not Round.objects.filter(pk=self.pk).exists():
-                raise Conflict(
-                    f"The draft of round {self.number} was discarded in the meantime (another arbiter "
-                    "changed something it depended on); pair the round again."
-                )
+                raise Conflict(self.discarded_message(self.number))
             has_games = self.game_set.exists()
             # A conditional UPDATE: only one of two concurrent publishes can match the
             # draft row, on every database (SQLite ignores SELECT ... FOR UPDATE).
@@ -645,6 +642,13 @@ class Round(models.Model):
             )
         self.refresh_from_db()
         return True
+
+    @staticmethod
+    def discarded_message(number: int) -> str:
+        return (
+            f"The draft of round {number} was discarded in the meantime (by another arbiter, or by a "
+            "change of results, players or byes it depended on); nothing was published. Pair the round again."
+        )
 
     def refresh_status(self) -> None:
         if self.status == RoundStatus.DRAFT:

@@ -209,8 +209,12 @@ def _by_name(games: list, pab, absent) -> list[dict]:
 @require_POST
 def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
-    rnd = get_round(t, number)
+    rnd = t.round_set.filter(number=number).first()
+    if rnd is None and number != t.next_round_number():
+        raise Http404("No such round.")
     try:
+        if rnd is None:  # the preview was open while the draft went away
+            raise Conflict(Round.discarded_message(number))
         published = rnd.publish(request.user)
     except Conflict as exc:
         messages.error(request, str(exc))
@@ -226,8 +230,10 @@ def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_POST
 def round_discard(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
-    rnd = get_round(t, number)
-    if not rnd.is_draft:
+    rnd = t.round_set.filter(number=number).first()
+    if rnd is None and number != t.next_round_number():
+        raise Http404("No such round.")
+    if rnd is not None and not rnd.is_draft:
         messages.error(request, f"Round {rnd.number} is published; it cannot be discarded.")
         return redirect(rnd.get_absolute_url())
     if t.discard_draft(request.user):

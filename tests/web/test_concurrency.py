@@ -1,0 +1,295 @@
+"""Two arbiters at once: no lost update, no round paired on data being changed, one
+round per publish or pair however often it is clicked, and a clear message for the one
+who came second.
+
+The race tests run two threads, each with its own database connection, released
+together by a barrier; they need PostgreSQL (row locks; SQLite serialises all writers
+and ignores SELECT ... FOR UPDATE) and are skipped elsewhere.  The view tests at the end
+replay the same situations one after the other and run on any database.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from pairing import adapter, engine
+from pairing.models import AuditAction, AuditEntry, Conflict, Game, GameResult, Round, RoundStatus, Tournament
+from tests.web.helpers import play_round
+
+
+def _race(test):
+    """A race test: PostgreSQL, real commits (each thread sees the others' rows)."""
+    test = pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")(test)
+    test = pytest.mark.django_db(transaction=True)(test)
+    return pytest.mark.postgres(test)
+
+
+def run_together(*jobs, timeout: float = 30):
+    """Run each job in its own thread (own connection), started together by a barrier.
+    Returns each job's return value or the exception it raised."""
+    barrier = threading.Barrier(len(jobs))
+    outcomes: list = [None] * len(jobs)
+
+    def work(i, job):
+        try:
+            barrier.wait(timeout)
+            outcomes[i] = job()
+        except Exception as exc:  # the test inspects it
+            outcomes[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=work, args=(i, job)) for i, job in enumerate(jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout)
+        assert not t.is_alive(), "a thread is stuck (deadlock?)"
+    return outcomes
+
+
+def logged_in(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c
+
+
+def published_round(t, user) -> Round:
+    rnd = adapter.pair_next_round(t, user)
+    rnd.publish(user)
+    return rnd
+
+
+def draft_matches_current_data(t: Tournament) -> bool:
+    """The draft's boards are what the engine pairs from the data as it is now."""
+    draft = t.draft_round()
+    fresh = engine.pair_round(adapter.build_snapshot(t, draft.number))
+    stored = sorted((g.board, g.white_id, g.black_id) for g in draft.game_set.all())
+    return stored == sorted((b.number, b.white, b.black) for b in fresh.boards)
+
+
+# ------------------------------------------------------------------ races on PostgreSQL
+
+
+@_race
+@pytest.mark.parametrize("attempt", [1, 2, 3])
+def test_two_arbiters_saving_the_same_board_one_wins_the_other_is_told(attempt, chief, deputy, tournament, players):
+    """Both loaded the page with the board empty and click different results at once
+    (three times over: which thread wins varies)."""
+    rnd = published_round(tournament, chief)
+    game_id = rnd.games().first().pk
+
+    def save(user, result):
+        return lambda: Game.objects.get(pk=game_id).record_result(result, user, expected="")
+
+    outcomes = run_together(save(chief, GameResult.WHITE_WINS), save(deputy, GameResult.BLACK_WINS))
+    winners = [i for i, o in enumerate(outcomes) if o is True]
+    losers = [o for o in outcomes if isinstance(o, Conflict)]
+    assert len(winners) == 1 and len(losers) == 1, outcomes
+    stored = Game.objects.get(pk=game_id).result
+    assert stored == [GameResult.WHITE_WINS, GameResult.BLACK_WINS][winners[0]]
+    assert "by someone else" in str(losers[0])
+    entries = AuditEntry.objects.filter(action=AuditAction.RESULT)
+    assert entries.count() == 1
+    assert entries.get().user == [chief, deputy][winners[0]] and entries.get().after == {"result": stored}
+
+
+@_race
+def test_the_last_result_and_pairing_the_next_round_at_once(chief, deputy, tournament, players):
+    """One arbiter enters round 1's last result while the other pairs round 2: the
+    result is kept, and round 2 is paired only if round 1 was complete."""
+    rnd = published_round(tournament, chief)
+    games = list(rnd.games())
+    for g in games[:-1]:
+        g.record_result(GameResult.DRAW, chief)
+    last = games[-1]
+
+    def enter():
+        return Game.objects.get(pk=last.pk).record_result(GameResult.WHITE_WINS, deputy, expected="")
+
+    def pair():
+        return adapter.pair_next_round(Tournament.objects.get(pk=tournament.pk), chief)
+
+    entered, paired = run_together(enter, pair)
+    assert entered is True
+    assert Game.objects.get(pk=last.pk).result == GameResult.WHITE_WINS
+    rnd.refresh_from_db()
+    assert rnd.status == RoundStatus.COMPLETE
+    if isinstance(paired, adapter.PairingRefused):
+        assert "still has 1 result(s) to enter" in str(paired)
+        assert not Round.objects.filter(number=2).exists()
+    else:
+        assert isinstance(paired, Round) and paired.number == 2
+        assert draft_matches_current_data(tournament)
+
+
+@_race
+def test_a_correction_while_the_next_round_is_being_paired_never_leaves_a_stale_draft(
+    chief, deputy, tournament, players, monkeypatch
+):
+    """Round 1 is complete.  The chief pairs round 2 while the deputy corrects a round 1
+    result.  The pairing is held open after reading the data (until the correction has
+    been saved, at most a second) so that, without the tournament lock, the correction
+    would commit in between and the draft would be paired on the old result.  Either
+    the correction waits for the pairing and then discards its draft, or the pairing
+    sees the correction: no draft ever stands on a result that has changed."""
+    play_round(tournament, chief)
+    game = Round.objects.get(number=1).games().first()
+    corrected = threading.Event()
+    real_snapshot = adapter.build_snapshot
+
+    def slow_snapshot(t, number=None):
+        snap = real_snapshot(t, number)
+        corrected.wait(1.0)
+        return snap
+
+    monkeypatch.setattr(adapter, "build_snapshot", slow_snapshot)
+
+    def correct():
+        try:
+            return Game.objects.get(pk=game.pk).record_result(GameResult.BLACK_WINS, deputy, expected="1-0")
+        finally:
+            corrected.set()
+
+    def pair():
+        return adapter.pair_next_round(Tournament.objects.get(pk=tournament.pk), chief)
+
+    outcome_correct, outcome_pair = run_together(correct, pair)
+    monkeypatch.setattr(adapter, "build_snapshot", real_snapshot)
+    assert outcome_correct is True and isinstance(outcome_pair, Round), (outcome_correct, outcome_pair)
+    assert Game.objects.get(pk=game.pk).result == GameResult.BLACK_WINS
+    draft = tournament.draft_round()
+    if draft is not None:
+        assert draft_matches_current_data(tournament)
+    else:
+        assert AuditEntry.objects.filter(action=AuditAction.DISCARD, detail__contains="result of round 1").exists()
+
+
+@_race
+def test_two_publishes_of_the_same_draft_publish_it_once(chief, deputy, tournament, players):
+    adapter.pair_next_round(tournament, chief)
+    outcomes = run_together(
+        lambda: Round.objects.get(number=1).publish(chief), lambda: Round.objects.get(number=1).publish(deputy)
+    )
+    assert sorted(outcomes) == [False, True]
+    assert Round.objects.get().status == RoundStatus.PUBLISHED
+    assert AuditEntry.objects.filter(action=AuditAction.PUBLISH).count() == 1
+
+
+@_race
+def test_a_double_click_on_publish_through_the_page(chief, tournament, players):
+    adapter.pair_next_round(tournament, chief)
+    publish = reverse("pairing:round_publish", args=[tournament.slug, 1])
+    a, b = logged_in(chief), logged_in(chief)
+    responses = run_together(lambda: a.post(publish), lambda: b.post(publish))
+    assert [r.status_code for r in responses] == [302, 302]
+    assert Round.objects.get().status == RoundStatus.PUBLISHED
+    assert AuditEntry.objects.filter(action=AuditAction.PUBLISH).count() == 1
+
+
+@_race
+def test_two_pair_requests_at_once_make_one_draft(chief, deputy, tournament, players):
+    pair = reverse("pairing:pair_next", args=[tournament.slug])
+    a, b = logged_in(chief), logged_in(deputy)
+    responses = run_together(lambda: a.post(pair), lambda: b.post(pair))
+    assert [r.status_code for r in responses] == [302, 302]
+    assert {r["Location"] for r in responses} == {reverse("pairing:round", args=[tournament.slug, 1])}
+    assert Round.objects.count() == 1 and Game.objects.count() == 5
+    assert AuditEntry.objects.filter(action=AuditAction.PAIR).count() == 1
+
+
+@_race
+def test_publishing_while_another_arbiter_discards(chief, deputy, tournament, players):
+    """Whoever is first wins; the other is told, and the round is either published with
+    its boards or gone, never half of each."""
+    adapter.pair_next_round(tournament, chief)
+
+    def publish():
+        return Round.objects.get(number=1).publish(chief)
+
+    def discard():
+        return Tournament.objects.get(pk=tournament.pk).discard_draft(deputy)
+
+    published, discarded = run_together(publish, discard)
+    if isinstance(published, Conflict):
+        assert discarded is True and not Round.objects.exists() and not Game.objects.exists()
+    else:
+        assert published is True and discarded is False
+        assert Round.objects.get().status == RoundStatus.PUBLISHED and Game.objects.count() == 5
+
+
+# ------------------------------------------------------------------ the same, one after the other
+
+
+def result_url(rnd, game):
+    return reverse("pairing:game_result", args=[rnd.tournament.slug, rnd.number, game.pk])
+
+
+def test_a_stale_result_posted_from_the_page_is_refused_with_a_message(chief, chief_client, tournament, players):
+    rnd = published_round(tournament, chief)
+    g = rnd.games().first()
+    g.record_result(GameResult.DRAW, chief)  # the deputy was quicker
+    response = chief_client.post(result_url(rnd, g), {"result": "1-0", "expected": ""}, follow=True)
+    assert "changed to ½-½ by someone else" in response.content.decode()
+    g.refresh_from_db()
+    assert g.result == GameResult.DRAW
+    assert AuditEntry.objects.filter(action=AuditAction.RESULT).count() == 1
+
+
+def test_a_stale_correction_is_refused_too(chief, chief_client, tournament, players):
+    rnd = published_round(tournament, chief)
+    g = rnd.games().first()
+    g.record_result(GameResult.DRAW, chief)
+    g.record_result(GameResult.BLACK_WINS, chief)
+    response = chief_client.post(result_url(rnd, g), {"result": "1-0", "expected": "1/2-1/2"}, follow=True)
+    assert "by someone else" in response.content.decode()
+    g.refresh_from_db()
+    assert g.result == GameResult.BLACK_WINS
+
+
+def test_publishing_a_draft_that_was_discarded_meanwhile_says_so(chief, chief_client, tournament, players):
+    """The chief's preview page is open; the deputy changes a bye, which discards it."""
+    adapter.pair_next_round(tournament, chief)
+    tournament.discard_draft(chief, "Byes changed.")
+    response = chief_client.post(reverse("pairing:round_publish", args=[tournament.slug, 1]), follow=True)
+    assert response.status_code == 200
+    assert "was discarded in the meantime" in response.content.decode()
+    assert not Round.objects.exists()
+
+
+def test_discarding_a_draft_already_discarded_says_so(chief, chief_client, tournament, players):
+    adapter.pair_next_round(tournament, chief)
+    tournament.discard_draft(chief)
+    response = chief_client.post(reverse("pairing:round_discard", args=[tournament.slug, 1]), follow=True)
+    assert response.status_code == 200 and "no longer a draft" in response.content.decode()
+
+
+def test_publish_of_a_discarded_draft_raises_conflict(chief, tournament, players):
+    stale = adapter.pair_next_round(tournament, chief)
+    tournament.discard_draft(chief)
+    with pytest.raises(Conflict, match="discarded in the meantime"):
+        stale.publish(chief)
+    assert not Round.objects.exists()
+    assert not AuditEntry.objects.filter(action=AuditAction.PUBLISH).exists()
+
+
+def test_discarding_a_round_published_meanwhile_says_so(chief, chief_client, tournament, players):
+    rnd = adapter.pair_next_round(tournament, chief)
+    rnd.publish(chief)
+    response = chief_client.post(reverse("pairing:round_discard", args=[tournament.slug, 1]), follow=True)
+    assert "is published; it cannot be discarded" in response.content.decode()
+    assert Round.objects.get().status == RoundStatus.PUBLISHED
+
+
+def test_a_swap_on_a_draft_published_meanwhile_is_refused(chief, tournament, players):
+    stale = adapter.pair_next_round(tournament, chief)
+    Round.objects.get(pk=stale.pk).publish(chief)
+    g1, g2 = list(stale.games())[:2]
+    with pytest.raises(ValueError, match="published or discarded in the meantime"):
+        adapter.swap_players(stale, g1.white, g2.white, chief)
+    assert not AuditEntry.objects.filter(action=AuditAction.SWAP).exists()
