@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from ..access import get_public_tournament, get_tournament_for_arbiter, get_tournament_for_owner
 from ..forms import DeputyForm, TournamentForm
-from ..models import Tournament
+from ..models import RoundStatus, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -64,8 +64,17 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
     """Arbiters get the overview; visitors of a public tournament its public home."""
     public = get_public_tournament(slug)
     if public is not None and not public.is_arbiter(request.user):
-        rounds = public.published_rounds()
-        return render(request, "pairing/public_home.html", {"t": public, "rounds": rounds, "is_arbiter": False})
+        rounds = list(public.published_rounds())
+        polling = bool(rounds) and rounds[-1].status != RoundStatus.COMPLETE
+        response = render(
+            request,
+            "pairing/public_home.html",
+            {"t": public, "rounds": rounds, "players": public.player_set.order_by("name", "tpn"),
+             "polling": polling, "is_arbiter": False},
+        )
+        if request.htmx and not polling:
+            response.status_code = 286  # htmx stops polling: no round in play
+        return response
     return _overview(request, slug)
 
 

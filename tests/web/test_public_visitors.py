@@ -176,3 +176,17 @@ def test_wide_tables_scroll_sideways_on_a_phone(anon_client, played, name, table
     make_public(played)
     body = anon_client.get(reverse(f"pairing:{name}", args=[played.slug])).content.decode()
     assert f'<div class="scroll">\n<table class="list {table}" id="{table}">' in body
+
+
+def test_the_public_home_lists_rounds_and_every_players_card_and_refreshes_while_a_round_is_in_play(
+    anon_client, played
+):
+    make_public(played)
+    url = reverse("pairing:tournament", args=[played.slug])
+    body = anon_client.get(url).content.decode()
+    assert "10 players" in body and body.count("in play") >= 1 and 'hx-trigger="every 30s"' in body
+    assert reverse("pairing:player_card", args=[played.slug, 10]) in body
+    Game.objects.filter(round__number=3).update(result="1-0")
+    Round.objects.filter(tournament=played, number=3).update(status="complete")
+    response = anon_client.get(url, headers={"HX-Request": "true"})
+    assert response.status_code == 286 and "hx-trigger" not in response.content.decode()
