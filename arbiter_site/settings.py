@@ -7,6 +7,7 @@ to production mode, which refuses to start without a secret key and allowed host
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -68,6 +69,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "axes",
     "pairing",
 ]
 
@@ -81,6 +83,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # last, as django-axes asks: it turns a lockout into our login page with a message
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "arbiter_site.urls"
@@ -115,6 +119,24 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Login throttling (django-axes): after DJANGO_LOGIN_FAILURE_LIMIT failed logins for one
+# username from one address, that pair is refused for DJANGO_LOGIN_LOCKOUT_MINUTES, even
+# with the right password; a successful login clears the count.  Failures are kept in the
+# database (not the cache), so every worker and host behind the proxy sees them.  The
+# address is REMOTE_ADDR as the server sees it.  An administrator unlocks early with
+# ``manage.py axes_reset_username <name>``.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("DJANGO_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "arbiter_site.lockout.locked_out"
+if AXES_FAILURE_LIMIT < 1:
+    raise ImproperlyConfigured("DJANGO_LOGIN_FAILURE_LIMIT must be at least 1")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "pairing:dashboard"

@@ -8,6 +8,10 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
+# django-axes needs the request in authenticate(), which Client.login() does not pass;
+# the login-throttling tests switch it on with override_settings(AXES_ENABLED=True).
+AXES_ENABLED = False
+
 # The live server's threads must not keep connections open, or PostgreSQL refuses to
 # drop the test database at the end.
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405

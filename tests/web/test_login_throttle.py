@@ -1,0 +1,92 @@
+"""Login throttling (django-axes, as configured in arbiter_site/settings.py): five wrong
+passwords for one username from one address lock that pair out for 15 minutes, with a
+message on the login page; a successful login clears the count."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.usefixtures("throttling")
+
+
+@pytest.fixture
+def throttling(settings):
+    """The production throttle (the test settings switch it off for Client.login)."""
+    settings.AXES_ENABLED = True
+
+
+def login(client: Client, password: str, username: str = "chief"):
+    return client.post(reverse("login"), {"username": username, "password": password})
+
+
+def fail(client: Client, times: int, username: str = "chief") -> None:
+    for _ in range(times):
+        login(client, "wrong-password", username)
+
+
+def test_the_production_limits_are_five_failures_and_fifteen_minutes():
+    from django.conf import settings
+
+    assert settings.AXES_FAILURE_LIMIT == 5
+    assert settings.AXES_COOLOFF_TIME == timedelta(minutes=15)
+    assert settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
+    assert settings.AXES_RESET_ON_SUCCESS is True
+
+
+def test_four_failures_still_let_the_arbiter_in(anon_client, chief):
+    fail(anon_client, 4)
+    assert login(anon_client, PASSWORD)["Location"] == reverse("pairing:dashboard")
+
+
+def test_after_five_failures_the_right_password_is_refused_with_a_message(anon_client, chief):
+    fail(anon_client, 5)
+    response = login(anon_client, PASSWORD)
+    body = response.content.decode()
+    assert response.status_code == 429
+    assert "Too many failed logins" in body and "15 minutes" in body
+    assert 'name="password"' in body  # the login page, not an error page
+    assert anon_client.get(reverse("pairing:dashboard")).status_code == 302  # not logged in
+
+
+def test_the_fifth_failure_already_shows_the_lockout_message(anon_client, chief):
+    fail(anon_client, 4)
+    response = login(anon_client, "wrong-password")
+    assert response.status_code == 429 and "Too many failed logins" in response.content.decode()
+
+
+def test_a_successful_login_resets_the_count(anon_client, chief):
+    fail(anon_client, 4)
+    assert login(anon_client, PASSWORD).status_code == 302
+    anon_client.post(reverse("logout"))
+    fail(anon_client, 4)
+    assert login(anon_client, PASSWORD).status_code == 302
+
+
+def test_the_lock_is_per_username(anon_client, chief, deputy):
+    fail(anon_client, 5, "chief")
+    assert login(anon_client, PASSWORD, "deputy").status_code == 302
+
+
+def test_the_lock_is_per_address(chief):
+    fail(Client(REMOTE_ADDR="203.0.113.7"), 5)
+    assert login(Client(REMOTE_ADDR="198.51.100.2"), PASSWORD).status_code == 302
+    assert login(Client(REMOTE_ADDR="203.0.113.7"), PASSWORD).status_code == 429
+
+
+def test_the_lock_ends_after_the_cool_off(anon_client, chief):
+    fail(anon_client, 5)
+    with override_settings(AXES_COOLOFF_TIME=timedelta(0)):
+        assert login(anon_client, PASSWORD).status_code == 302
+
+
+def test_a_wrong_password_below_the_limit_keeps_the_usual_message(anon_client, chief):
+    response = login(anon_client, "wrong-password")
+    assert response.status_code == 200
+    assert "correct username and password" in response.content.decode()
+    assert "Too many failed logins" not in response.content.decode()
