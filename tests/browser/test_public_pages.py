@@ -1,0 +1,43 @@
+"""The public pages in a real browser: a phone does not scroll the whole page
+sideways, the Print button appears with JavaScript, and printing hides the controls."""
+
+from __future__ import annotations
+
+import pytest
+
+from pairing.models import Tournament
+from tests.web.public_data import field
+
+from .conftest import PHONE, SHOTS
+
+
+@pytest.fixture
+def public(tournament):
+    field(tournament, 20)
+    Tournament.objects.filter(pk=tournament.pk).update(public=True, tiebreaks="BH-C1, BH, SB, ARO, TPR, PS")
+    return tournament
+
+
+@pytest.mark.parametrize("path", ["standings/", "crosstable/", "aro/", "player/1/", "round/3/"])
+def test_on_a_phone_wide_tables_scroll_inside_the_page(live_server, chromium, public, path):
+    phone = chromium.new_context(**PHONE)
+    page = phone.new_page()
+    page.goto(f"{live_server.url}/t/{public.slug}/{path}")
+    page.wait_for_selector("table")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"{path}: the page is {width} px wide on a 390 px screen"
+    name = path.strip("/").replace("/", "-")
+    page.screenshot(path=str(SHOTS / f"public-phone-{name}.png"), full_page=True)
+    phone.close()
+
+
+def test_printing_the_standings_hides_navigation_and_buttons(live_server, browser_page, public):
+    page = browser_page
+    page.goto(f"{live_server.url}/t/{public.slug}/standings/")
+    button = page.locator("[data-print]")
+    assert button.is_visible()  # app.js shows it
+    page.emulate_media(media="print")
+    assert not button.is_visible()
+    assert not page.locator("nav.tabs").is_visible()
+    assert page.locator("#standings thead").evaluate("e => getComputedStyle(e).display") == "table-header-group"
+    assert page.locator("body").evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(255, 255, 255)"
