@@ -814,7 +814,15 @@ def player_card(t: Tournament, player: Player) -> PlayerCard:
         if g is not None:
             white = g["white_id"] == player.pk
             opponent = by_pk.get(g["black_id"] if white else g["white_id"])
-            rows.append(CardRound(in_play.number, g["board"], "W" if white else "B", opponent, "", None, None))
+            sides = SIDES.get(g["result"])  # a result already in, before the round is complete
+            result = Result(sides[0 if white else 1]) if sides else None
+            rows.append(
+                CardRound(
+                    in_play.number, g["board"], "W" if white else "B", opponent,
+                    _SIDE_RESULT[result] if result else "", None, None,
+                    forfeit=result in (Result.FORFEIT_WIN, Result.FORFEIT_LOSS),
+                )
+            )
         else:
             bye = Bye.objects.filter(player=player, round_number=in_play.number).first()
             text = _CARD_BYE[Result(bye.kind)] if bye else _CARD_BYE[Result.ZERO_BYE]

@@ -27,12 +27,13 @@ def _round_asked(request: HttpRequest, allowed: list[int]) -> int | None:
     return number
 
 
-def _polling(t, rounds_shown: int, asked: int | None) -> bool:
-    """Refresh the page while a round is in play, on the default view only."""
+def _polling(t, asked: int | None) -> bool:
+    """Refresh the page while a round is in play, on the default view only (a page
+    about an earlier round does not change)."""
     if asked is not None:
         return False
     last = t.published_rounds().last()
-    return last is not None and last.status != RoundStatus.COMPLETE and last.number == rounds_shown + 1
+    return last is not None and last.status != RoundStatus.COMPLETE
 
 
 def _render_live(request: HttpRequest, template: str, ctx: dict) -> HttpResponse:
@@ -60,7 +61,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "pairing/standings.html",
         {"t": t, "labels": labels, "rows": rows, "rounds": rounds, "legend": legend,
-         "round_choices": range(1, done + 1), "asked": asked, "polling": _polling(t, rounds, asked),
+         "round_choices": range(1, done + 1), "asked": asked, "polling": _polling(t, asked),
          "is_arbiter": t.is_arbiter(request.user)},
     )
 
@@ -72,11 +73,12 @@ def crosstable(request: HttpRequest, slug: str) -> HttpResponse:
     done = adapter.complete_rounds(t)
     asked = _round_asked(request, list(range(1, done + 1)))
     labels, rows, rounds = adapter.crosstable(t, asked)
-    return render(
+    return _render_live(
         request,
         "pairing/crosstable.html",
         {"t": t, "labels": labels, "rows": rows, "rounds": rounds, "round_numbers": range(1, rounds + 1),
-         "round_choices": range(1, done + 1), "asked": asked, "is_arbiter": t.is_arbiter(request.user)},
+         "round_choices": range(1, done + 1), "asked": asked, "polling": _polling(t, asked),
+         "is_arbiter": t.is_arbiter(request.user)},
     )
 
 
@@ -102,12 +104,13 @@ def aro_list(request: HttpRequest, slug: str) -> HttpResponse:
     the list published before round N)."""
     t = get_tournament_for_viewer(request, slug)
     choices = adapter.aro_rounds(t)
-    number, groups = adapter.aro_list(t, _round_asked(request, choices))
+    asked = _round_asked(request, choices)
+    number, groups = adapter.aro_list(t, asked)
     spread = adapter.aro_spread(t)
-    return render(
+    return _render_live(
         request,
         "pairing/aro.html",
-        {"t": t, "number": number, "groups": groups, "round_choices": choices,
+        {"t": t, "number": number, "groups": groups, "round_choices": choices, "polling": _polling(t, asked),
          "spread": spread, "chart": aro_chart.chart(spread), "is_arbiter": t.is_arbiter(request.user)},
     )
 
@@ -117,10 +120,11 @@ def player_card(request: HttpRequest, slug: str, tpn: int) -> HttpResponse:
     """One player's rounds, points, ARO, performance and colours."""
     t = get_tournament_for_viewer(request, slug)
     player = get_object_or_404(Player, tournament=t, tpn=tpn)
-    return render(
+    return _render_live(
         request,
         "pairing/player_card.html",
-        {"t": t, "card": adapter.player_card(t, player), "is_arbiter": t.is_arbiter(request.user)},
+        {"t": t, "card": adapter.player_card(t, player), "polling": _polling(t, None),
+         "is_arbiter": t.is_arbiter(request.user)},
     )
 
 

@@ -200,3 +200,32 @@ def test_the_aro_page_pictures_the_aro_spread_per_scoregroup(anon_client, tourna
         ["1", "0", "2", "1900", "2000", "100"],
     ]
     assert "After round 1, scoregroup 0.5: 2 players, ARO 1500–1800 (spread 300)" in html
+
+
+def test_a_result_of_the_round_in_play_shows_on_the_card_before_the_round_is_complete(anon_client, tournament, six):
+    """Round 4 in play: A-B already 1-0, C-D still playing.  A's card shows the win but
+    the score column and the points stay as after round 3 (3) until the round is complete."""
+    from pairing.models import GameResult
+    from tests.web.public_data import add_round
+
+    add_round(
+        tournament, 4, [(1, six["A"], six["B"], GameResult.WHITE_WINS), (2, six["C"], six["D"], "")],
+        status="published",
+    )
+    response = anon_client.get(card_url(tournament, 1))
+    assert cells(response.content.decode(), "card")[-1] == ["4", "1", "White", "Blayer, B", "1900", "1", ""]
+    assert response.context["card"].points == 3
+    assert 'hx-trigger="every 30s"' in response.content.decode()
+    assert cells(anon_client.get(card_url(tournament, 2)).content.decode(), "card")[-1][5] == "0"
+
+
+@pytest.mark.parametrize("name", ["crosstable", "aro"])
+def test_crosstable_and_aro_list_refresh_only_while_a_round_is_in_play(anon_client, tournament, six, name):
+    from tests.web.public_data import add_round
+
+    url = reverse(f"pairing:{name}", args=[tournament.slug])
+    assert "hx-trigger" not in anon_client.get(url).content.decode()
+    assert anon_client.get(url, headers={"HX-Request": "true"}).status_code == 286
+    add_round(tournament, 4, [(1, six["A"], six["B"], "")], status="published")
+    assert 'hx-trigger="every 30s"' in anon_client.get(url).content.decode()
+    assert "hx-trigger" not in anon_client.get(url + "?round=2").content.decode()

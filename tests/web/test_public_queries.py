@@ -52,4 +52,4 @@ def test_a_public_page_makes_as_many_queries_for_60_players_as_for_10(anon_clien
 def test_a_public_page_needs_few_queries(anon_client, chief, name, url):
     """An upper bound, so that a new per-page query is noticed too."""
     t = public_tournament(chief, "large", 60)
-    assert queries(anon_client, url(t.slug)) <= 16
+    assert queries(anon_client, url(t.slug)) <= 18
