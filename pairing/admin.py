@@ -53,6 +53,14 @@ class ByeAdmin(admin.ModelAdmin):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(admin.ModelAdmin):
-    list_display = ["at", "tournament", "user", "action", "detail"]
+    list_display = ["at", "tournament", "user", "action", "label", "detail"]
     list_filter = ["action", "tournament"]
-    readonly_fields = ["at", "tournament", "user", "action", "detail"]
+    readonly_fields = [
+        "at", "tournament", "user", "action", "object_type", "object_id", "label", "before", "after", "detail"
+    ]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # the trail is written by the changes themselves
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

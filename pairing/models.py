@@ -7,6 +7,7 @@ reached only through :mod:`pairing.adapter`.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from decimal import Decimal
 
 from django.conf import settings
@@ -213,21 +214,23 @@ class Tournament(models.Model):
             obj=self, label=self.name, after=self.audit_values(),
         )
 
-    def log_settings(self, user, before: dict) -> bool:
-        """After a settings form saved: log the fields that changed (``before``: their
-        old values) and discard the draft.  Returns False when nothing changed."""
-        after = self.audit_values(list(before))
-        changed = [f for f in before if before[f] != after[f]]
-        if not changed:
-            return False
-        self.lock()
-        self.discard_draft(user, "Settings changed.")
-        AuditEntry.log(
-            self, user, AuditAction.SETTINGS, "Settings changed: " + ", ".join(changed),
-            obj=self, label=self.name,
-            before={f: before[f] for f in changed}, after={f: after[f] for f in changed},
-        )
-        return True
+    def save_settings(self, save: Callable[[], Tournament], user, before: dict) -> Tournament:
+        """Save the settings (``save``: the form's save, which updates this row) under the
+        tournament lock; log the fields that changed (``before``: their old values) and
+        discard the draft if any changed."""
+        with transaction.atomic():
+            self.lock()
+            t = save()
+            after = t.audit_values(list(before))
+            changed = [f for f in before if before[f] != after[f]]
+            if changed:
+                t.discard_draft(user, "Settings changed.")
+                AuditEntry.log(
+                    t, user, AuditAction.SETTINGS, "Settings changed: " + ", ".join(changed),
+                    obj=t, label=t.name,
+                    before={f: before[f] for f in changed}, after={f: after[f] for f in changed},
+                )
+        return t
 
     def change_deputy(self, user, deputy, add: bool) -> None:
         with transaction.atomic():
@@ -363,32 +366,37 @@ class Tournament(models.Model):
             )
         return created
 
-    def add_player(self, player: Player, user) -> Player:
-        """Log a player just registered (saved and renumbered by the form) and discard
-        the draft; call inside the transaction that saved the player."""
-        self.lock()
-        player.refresh_from_db()
-        self.discard_draft(user, "A player was added.")
-        AuditEntry.log(
-            self, user, AuditAction.PLAYER, f"{player.name} registered with TPN {player.tpn}.",
-            obj=player, label=player.audit_label(), after=player.audit_values(),
-        )
+    def add_player(self, save: Callable[[], Player], user) -> Player:
+        """Register a player (``save``: the form's save, which also renumbers) under the
+        tournament lock, discard the draft and log it."""
+        with transaction.atomic():
+            self.lock()
+            player = save()
+            player.refresh_from_db()
+            self.discard_draft(user, "A player was added.")
+            AuditEntry.log(
+                self, user, AuditAction.PLAYER, f"{player.name} registered with TPN {player.tpn}.",
+                obj=player, label=player.audit_label(), after=player.audit_values(),
+            )
         return player
 
-    def player_changed(self, player: Player, user, before: dict) -> bool:
-        """Log the fields of ``player`` that changed (``before``: their old values)."""
-        after = player.audit_values(list(before))
-        changed = [f for f in before if before[f] != after[f]]
-        if not changed:
-            return False
-        self.lock()
-        self.discard_draft(user, "A player was changed.")
-        AuditEntry.log(
-            self, user, AuditAction.PLAYER, f"{player.name}: changed {', '.join(changed)}.",
-            obj=player, label=player.audit_label(),
-            before={f: before[f] for f in changed}, after={f: after[f] for f in changed},
-        )
-        return True
+    def change_player(self, save: Callable[[], Player], user, before: dict) -> Player:
+        """Save a player's changes (``save``: the form's save) under the tournament lock;
+        log the fields that changed (``before``: their old values) and discard the draft
+        if any changed (a rating change can renumber everyone)."""
+        with transaction.atomic():
+            self.lock()
+            player = save()
+            after = player.audit_values(list(before))
+            changed = [f for f in before if before[f] != after[f]]
+            if changed:
+                self.discard_draft(user, "A player was changed.")
+                AuditEntry.log(
+                    self, user, AuditAction.PLAYER, f"{player.name}: changed {', '.join(changed)}.",
+                    obj=player, label=player.audit_label(),
+                    before={f: before[f] for f in changed}, after={f: after[f] for f in changed},
+                )
+        return player
 
     def delete_player(self, player: Player, user) -> None:
         """Delete a player who was never paired (ValueError otherwise) and renumber."""

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
@@ -36,8 +35,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
                     del form.errors[name]
         return render(request, "pairing/players.html#player-form", _players_context(t, form))
     if form.is_valid():
-        with transaction.atomic():
-            player = t.add_player(form.save(), request.user)
+        player = t.add_player(form.save, request.user)
         messages.success(request, f"{player.name} registered as number {player.tpn}.")
         if request.htmx:
             return render(request, "pairing/players.html#player-area", _players_context(t, PlayerForm(tournament=t)))
@@ -55,8 +53,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     before = player.audit_values()
     form = PlayerForm(request.POST or None, instance=player, tournament=t)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            t.player_changed(form.save(), request.user, before)
+        t.change_player(form.save, request.user, before)
         messages.success(request, f"{player.name} saved.")
         return redirect("pairing:players", slug=t.slug)
     return render(

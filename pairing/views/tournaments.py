@@ -104,9 +104,7 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     before = t.audit_values()
     form = TournamentForm(request.POST or None, instance=t)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            t = form.save()
-            t.log_settings(request.user, before)
+        t = t.save_settings(form.save, request.user, before)
         messages.success(request, "Settings saved.")
         return redirect("pairing:tournament", slug=t.slug)
     return render(

@@ -14,6 +14,7 @@ import threading
 
 import pytest
 from django.db import connection
+from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 
@@ -221,6 +222,53 @@ def test_publishing_while_another_arbiter_discards(chief, deputy, tournament, pl
     else:
         assert published is True and discarded is False
         assert Round.objects.get().status == RoundStatus.PUBLISHED and Game.objects.count() == 5
+
+
+@_race
+def test_registering_a_player_while_the_round_is_paired_never_leaves_them_out(chief, deputy, tournament, players):
+    """Either the late entry is paired in the draft, or the draft made without them is
+    discarded when they are registered."""
+
+    def register():
+        return tournament.add_players([{"name": "Late, Lara", "rating": 1500}], deputy)
+
+    def pair():
+        return adapter.pair_next_round(Tournament.objects.get(pk=tournament.pk), chief)
+
+    registered, paired = run_together(register, pair)
+    assert not isinstance(registered, Exception) and not isinstance(paired, Exception), (registered, paired)
+    lara = tournament.player_set.get(name="Late, Lara")
+    draft = tournament.draft_round()
+    if draft is not None:
+        assert Game.objects.filter(round=draft).filter(Q(white=lara) | Q(black=lara)).exists() or (
+            draft.pab() is not None and draft.pab().player_id == lara.pk
+        )
+    else:
+        assert AuditEntry.objects.filter(action=AuditAction.DISCARD, detail__contains="Players were added").exists()
+
+
+@_race
+def test_a_list_import_and_a_rating_change_at_once_both_succeed(chief, deputy, tournament, players):
+    """Both renumber the whole list; they queue on the tournament lock instead of
+    deadlocking on the player rows."""
+    edited = players[-1]
+
+    def import_list():
+        return deputy_client.post(
+            reverse("pairing:players_import", args=[tournament.slug]), {"text": "Kovac, Tina; 2210\nHorvat, Luka; 2305"}
+        )
+
+    def change_rating():
+        return chief_client.post(
+            reverse("pairing:player_edit", args=[tournament.slug, edited.pk]), {"name": edited.name, "rating": "2900"}
+        )
+
+    deputy_client, chief_client = logged_in(deputy), logged_in(chief)
+    responses = run_together(import_list, change_rating)
+    assert [getattr(r, "status_code", r) for r in responses] == [302, 302]
+    assert tournament.player_set.count() == 12
+    assert tournament.player_set.get(pk=edited.pk).tpn == 1
+    assert sorted(tournament.player_set.values_list("tpn", flat=True)) == list(range(1, 13))
 
 
 # ------------------------------------------------------------------ the same, one after the other
