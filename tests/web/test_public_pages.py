@@ -229,3 +229,16 @@ def test_crosstable_and_aro_list_refresh_only_while_a_round_is_in_play(anon_clie
     add_round(tournament, 4, [(1, six["A"], six["B"], "")], status="published")
     assert 'hx-trigger="every 30s"' in anon_client.get(url).content.decode()
     assert "hx-trigger" not in anon_client.get(url + "?round=2").content.decode()
+
+
+@pytest.mark.parametrize(
+    "value, places, shown",
+    [(Decimal(3), 1, "3"), (Decimal("2.5"), 1, "2.5"), (Decimal("3.5"), 2, "3.50"), (Decimal("0.75"), 2, "0.75"),
+     (Decimal("12.345"), 2, "12.35"), (Decimal("-1.5"), 1, "-1.5"), (1657, 2, "1657"), (Decimal("4.0"), 2, "4")],
+)
+def test_figures_are_shown_like_floatformat(value, places, shown):
+    from django.template.defaultfilters import floatformat
+
+    from pairing.adapter import figure
+
+    assert figure(value, places) == shown == floatformat(value, -places)
