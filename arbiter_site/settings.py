@@ -124,8 +124,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # username from one address, that pair is refused for DJANGO_LOGIN_LOCKOUT_MINUTES, even
 # with the right password; a successful login clears the count.  Failures are kept in the
 # database (not the cache), so every worker and host behind the proxy sees them.  The
-# address is REMOTE_ADDR as the server sees it.  An administrator unlocks early with
-# ``manage.py axes_reset_username <name>``.
+# address is the connection's, or behind DJANGO_TRUSTED_PROXIES reverse proxies the one
+# they put in X-Forwarded-For (arbiter_site.lockout.client_ip).  An administrator unlocks
+# early with ``manage.py axes_reset_username <name>``.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -135,6 +136,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_LOGIN_LOCKOUT_MINUTES", 15
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "arbiter_site.lockout.locked_out"
+AXES_CLIENT_IP_CALLABLE = "arbiter_site.lockout.client_ip"
+TRUSTED_PROXIES = env_int("DJANGO_TRUSTED_PROXIES", 0)
 if AXES_FAILURE_LIMIT < 1:
     raise ImproperlyConfigured("DJANGO_LOGIN_FAILURE_LIMIT must be at least 1")
 

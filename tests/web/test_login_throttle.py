@@ -79,6 +79,23 @@ def test_the_lock_is_per_address(chief):
     assert login(Client(REMOTE_ADDR="203.0.113.7"), PASSWORD).status_code == 429
 
 
+def test_behind_a_trusted_proxy_the_clients_address_is_counted(settings, chief):
+    """The proxy appends the address it saw; what the client put before it is ignored."""
+    settings.TRUSTED_PROXIES = 1
+    proxy = "10.0.0.2"
+    attacker = Client(REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR="198.51.100.9, 203.0.113.7")
+    fail(attacker, 5)
+    spoofing = Client(REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR="192.0.2.1, 203.0.113.7")
+    assert login(spoofing, PASSWORD).status_code == 429
+    arbiter = Client(REMOTE_ADDR=proxy, HTTP_X_FORWARDED_FOR="198.51.100.2")
+    assert login(arbiter, PASSWORD).status_code == 302
+
+
+def test_without_a_trusted_proxy_x_forwarded_for_is_ignored(chief):
+    fail(Client(REMOTE_ADDR="203.0.113.7", HTTP_X_FORWARDED_FOR="192.0.2.1"), 5)
+    assert login(Client(REMOTE_ADDR="203.0.113.7", HTTP_X_FORWARDED_FOR="192.0.2.99"), PASSWORD).status_code == 429
+
+
 def test_the_lock_ends_after_the_cool_off(anon_client, chief):
     fail(anon_client, 5)
     with override_settings(AXES_COOLOFF_TIME=timedelta(0)):
