@@ -867,6 +867,7 @@ class AuditEntry(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    username = models.CharField(max_length=150, blank=True, help_text="Kept if the account is deleted.")
     at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=20, choices=AuditAction.choices)
     object_type = models.CharField(max_length=20, blank=True, help_text="tournament, player, round, game, ...")
@@ -901,9 +902,11 @@ class AuditEntry(models.Model):
         before=None,
         after=None,
     ) -> AuditEntry:
+        known = user is not None and user.is_authenticated
         return cls.objects.create(
             tournament=tournament,
-            user=user if user is not None and user.is_authenticated else None,
+            user=user if known else None,
+            username=user.get_username() if known else "",
             action=action,
             object_type=object_type or (obj._meta.model_name if obj is not None else ""),
             object_id=object_id if object_id is not None else (obj.pk if obj is not None else None),
@@ -912,6 +915,10 @@ class AuditEntry(models.Model):
             after=after,
             detail=detail,
         )
+
+    @property
+    def who(self) -> str:
+        return self.username or (self.user.get_username() if self.user_id else "") or "system"
 
     def changes(self) -> list[tuple[str, str, str]]:
         """``(field, before, after)`` as text, for the audit page."""

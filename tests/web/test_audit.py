@@ -201,6 +201,14 @@ def test_the_audit_page_is_paginated(chief, chief_client, tournament, players):
     assert "Page 1 of 2" in first and "Change number 0." in second
 
 
+def test_who_made_a_change_survives_the_account(chief_client, deputy_client, deputy, tournament, players):
+    deputy_client.post(url("pairing:player_withdraw", tournament, players[0].pk), {"from_round": "2"})
+    deputy.delete()
+    entry = last(AuditAction.WITHDRAW)
+    assert entry.user is None and entry.who == "deputy"
+    assert "<td>deputy</td>" in chief_client.get(url("pairing:audit", tournament)).content.decode()
+
+
 def test_the_overview_links_to_the_audit_trail(chief_client, tournament):
     assert url("pairing:audit", tournament) in chief_client.get(url("pairing:tournament", tournament)).content.decode()
 
