@@ -41,3 +41,19 @@ def test_printing_the_standings_hides_navigation_and_buttons(live_server, browse
     assert not page.locator("nav.tabs").is_visible()
     assert page.locator("#standings thead").evaluate("e => getComputedStyle(e).display") == "table-header-group"
     assert page.locator("body").evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(255, 255, 255)"
+
+
+def test_an_arbiter_prints_the_pairing_list_with_the_results_entered(live_server, chromium, public, chief):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(chief)
+    context = chromium.new_context(viewport={"width": 1200, "height": 900})
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/t/{public.slug}/round/2/")
+    page.emulate_media(media="print")
+    board = page.locator("#board-1")
+    assert board.locator(".current").is_visible() and board.locator(".current").inner_text() == "1-0"
+    assert not board.locator(".result-buttons").is_visible()
+    context.close()
