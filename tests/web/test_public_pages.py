@@ -242,3 +242,20 @@ def test_figures_are_shown_like_floatformat(value, places, shown):
     from pairing.adapter import figure
 
     assert figure(value, places) == shown == floatformat(value, -places)
+
+
+@pytest.mark.parametrize("with_players", [False, True])
+def test_a_new_public_tournament_has_every_page_before_round_1(anon_client, tournament, with_players):
+    from tests.web.helpers import add_players
+
+    tournament.public = True
+    tournament.save(update_fields=["public"])
+    if with_players:
+        add_players(tournament, 5)
+    pages = ["tournament", "standings", "standings_csv", "crosstable", "aro"]
+    for name in pages:
+        assert anon_client.get(reverse(f"pairing:{name}", args=[tournament.slug])).status_code == 200, name
+    if with_players:
+        response = anon_client.get(card_url(tournament, 1))
+        assert response.status_code == 200 and "No rounds yet." in response.content.decode()
+        assert response.context["card"].aro == 0 and "<dd id=\"tpr\">—</dd>" in response.content.decode()
