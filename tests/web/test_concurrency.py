@@ -172,6 +172,33 @@ def test_a_correction_while_the_next_round_is_being_paired_never_leaves_a_stale_
 
 
 @_race
+def test_a_correction_while_another_arbiter_publishes_the_next_round(chief, deputy, tournament, players):
+    """Round 2 is in draft.  The deputy corrects a round 1 result as the chief publishes:
+    the correction is kept either way; if it came first, the draft it invalidated is gone
+    and the chief is told so instead of publishing it."""
+    play_round(tournament, chief)
+    game = Round.objects.get(number=1).games().first()
+    adapter.pair_next_round(tournament, chief)
+
+    def correct():
+        return Game.objects.get(pk=game.pk).record_result(GameResult.DRAW, deputy, expected="1-0")
+
+    def publish():
+        return Round.objects.get(number=2).publish(chief)
+
+    corrected, published = run_together(correct, publish)
+    assert corrected is True
+    assert Game.objects.get(pk=game.pk).result == GameResult.DRAW
+    if isinstance(published, Conflict):
+        assert "discarded in the meantime" in str(published)
+        assert not Round.objects.filter(number=2).exists()
+    else:
+        assert published is True
+        assert Round.objects.get(number=2).status == RoundStatus.PUBLISHED
+        assert AuditEntry.objects.filter(action=AuditAction.PUBLISH, label="Round 2").count() == 1
+
+
+@_race
 def test_two_publishes_of_the_same_draft_publish_it_once(chief, deputy, tournament, players):
     adapter.pair_next_round(tournament, chief)
     outcomes = run_together(
