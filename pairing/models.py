@@ -927,6 +927,9 @@ class AuditEntry(models.Model):
         return [(k.replace("_", " "), _audit_text(b.get(k)), _audit_text(a.get(k))) for k in dict.fromkeys([*b, *a])]
 
 
+AUDIT_LIST_SHOWN = 30  # a 5,000-player import stays readable; the entry keeps them all
+
+
 def _audit_text(value) -> str:
     """A stored before/after value as a line of text (boards as ``1: A – B``)."""
     if value is None or value == "":
@@ -934,9 +937,12 @@ def _audit_text(value) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, list):
-        return "; ".join(
-            f"{v[0]}: {v[1]} – {v[2]}" if isinstance(v, list) and len(v) == 3 else _audit_text(v) for v in value
+        shown = value[:AUDIT_LIST_SHOWN]
+        text = "; ".join(
+            f"{v[0]}: {v[1]} – {v[2]}" if isinstance(v, list) and len(v) == 3 else _audit_text(v) for v in shown
         )
+        more = len(value) - len(shown)
+        return text + (f"; … and {more} more ({len(value)} in all)" if more else "")
     if isinstance(value, dict):
         return "; ".join(f"{k}: {_audit_text(v)}" for k, v in value.items())
     return str(value)

@@ -209,6 +209,14 @@ def test_who_made_a_change_survives_the_account(chief_client, deputy_client, dep
     assert "<td>deputy</td>" in chief_client.get(url("pairing:audit", tournament)).content.decode()
 
 
+def test_a_big_import_is_shortened_on_the_page_but_kept_whole(chief_client, tournament):
+    text = "\n".join(f"Player {i:03d}; {2500 - i}" for i in range(100))
+    chief_client.post(url("pairing:players_import", tournament), {"text": text})
+    assert len(last(AuditAction.IMPORT).after["players"]) == 100
+    body = chief_client.get(url("pairing:audit", tournament)).content.decode()
+    assert "No 30 Player 029" in body and "Player 030" not in body and "and 70 more (100 in all)" in body
+
+
 def test_the_overview_links_to_the_audit_trail(chief_client, tournament):
     assert url("pairing:audit", tournament) in chief_client.get(url("pairing:tournament", tournament)).content.decode()
 
