@@ -6,6 +6,8 @@ reached only through :mod:`pairing.adapter`.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from collections.abc import Callable
 from decimal import Decimal
@@ -92,6 +94,19 @@ class RoundStatus(models.TextChoices):
 
 class Conflict(Exception):
     """Someone else changed the row since the arbiter loaded the page."""
+
+
+def version_token(values: dict) -> str:
+    """A short digest of a row's editable values.  An edit form carries the one the
+    arbiter saw (``seen``), so a save over another arbiter's change is noticed."""
+    raw = json.dumps(values, sort_keys=True, cls=DjangoJSONEncoder)
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+SEEN_CHANGED = (
+    "{what} changed since you opened this page (another arbiter saved first; see the audit trail). "
+    "Nothing was saved. Check the values and save again to replace theirs."
+)
 
 
 # ---------------------------------------------------------------- tournament
@@ -205,6 +220,9 @@ class Tournament(models.Model):
     def audit_values(self, fields: list[str] | None = None) -> dict:
         return {f: audit_value(getattr(self, f)) for f in fields or self.AUDITED_SETTINGS}
 
+    def version(self) -> str:
+        return version_token(self.audit_values())
+
     def deputy_names(self) -> list[str]:
         return sorted(self.deputies.values_list("username", flat=True))
 
@@ -214,12 +232,15 @@ class Tournament(models.Model):
             obj=self, label=self.name, after=self.audit_values(),
         )
 
-    def save_settings(self, save: Callable[[], Tournament], user, before: dict) -> Tournament:
+    def save_settings(self, save: Callable[[], Tournament], user, before: dict, seen: str = "") -> Tournament:
         """Save the settings (``save``: the form's save, which updates this row) under the
         tournament lock; log the fields that changed (``before``: their old values) and
-        discard the draft if any changed."""
+        discard the draft if any changed.  ``seen``: the version the arbiter's form was
+        made from; raises :class:`Conflict` if the settings changed since."""
         with transaction.atomic():
-            self.lock()
+            current = self.lock()
+            if seen and current.version() != seen:
+                raise Conflict(SEEN_CHANGED.format(what="The settings"))
             t = save()
             after = t.audit_values(list(before))
             changed = [f for f in before if before[f] != after[f]]
@@ -380,12 +401,18 @@ class Tournament(models.Model):
             )
         return player
 
-    def change_player(self, save: Callable[[], Player], user, before: dict) -> Player:
-        """Save a player's changes (``save``: the form's save) under the tournament lock;
+    def change_player(
+        self, player: Player, save: Callable[[], Player], user, before: dict, seen: str = ""
+    ) -> Player:
+        """Save ``player``'s changes (``save``: the form's save) under the tournament lock;
         log the fields that changed (``before``: their old values) and discard the draft
-        if any changed (a rating change can renumber everyone)."""
+        if any changed (a rating change can renumber everyone).  ``seen``: the version
+        the arbiter's form was made from; raises :class:`Conflict` if the player changed
+        since."""
         with transaction.atomic():
             self.lock()
+            if seen and Player.objects.get(pk=player.pk).version() != seen:
+                raise Conflict(SEEN_CHANGED.format(what=f"{before['name']}'s details"))
             player = save()
             after = player.audit_values(list(before))
             changed = [f for f in before if before[f] != after[f]]
@@ -551,6 +578,10 @@ class Player(models.Model):
 
     def audit_values(self, fields: list[str] | None = None) -> dict:
         return {f: audit_value(getattr(self, f)) for f in fields or self.AUDITED_FIELDS}
+
+    def version(self) -> str:
+        """Not the TPN: another arbiter adding a player renumbers without editing this one."""
+        return version_token({k: v for k, v in self.audit_values().items() if k != "tpn"})
 
     def audit_label(self) -> str:
         return f"No {self.tpn} {self.name}" if self.tpn else self.name

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from .. import adapter
 from ..access import get_player, get_tournament_for_arbiter
 from ..forms import PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
+from ..models import Conflict
 
 
 def _players_context(t, form) -> dict:
@@ -51,16 +52,25 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     player = get_player(t, pk)
     before = player.audit_values()
+    # the version the form was made from: a save over another arbiter's change is refused
+    seen = request.POST.get("seen", "") if request.method == "POST" else player.version()
     form = PlayerForm(request.POST or None, instance=player, tournament=t)
+    status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
-        t.change_player(form.save, request.user, before)
-        messages.success(request, f"{player.name} saved.")
-        return redirect("pairing:players", slug=t.slug)
+        try:
+            t.change_player(player, form.save, request.user, before, seen)
+        except Conflict as exc:
+            form.add_error(None, str(exc))
+            seen, status = get_player(t, pk).version(), 409
+        else:
+            messages.success(request, f"{player.name} saved.")
+            return redirect("pairing:players", slug=t.slug)
     return render(
         request,
         "pairing/player_edit.html",
-        {"t": t, "player": player, "form": form, "withdraw_form": WithdrawForm(initial={"from_round": player.withdrawn_from_round})},
-        status=400 if request.method == "POST" else 200,
+        {"t": t, "player": player, "form": form, "seen": seen,
+         "withdraw_form": WithdrawForm(initial={"from_round": player.withdrawn_from_round})},
+        status=status,
     )
 
 

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from ..access import get_public_tournament, get_tournament_for_arbiter, get_tournament_for_owner
 from ..forms import DeputyForm, TournamentForm
-from ..models import RoundStatus, Tournament
+from ..models import Conflict, RoundStatus, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -102,15 +102,24 @@ def _overview(request: HttpRequest, slug: str) -> HttpResponse:
 def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     before = t.audit_values()
+    # the version the form was made from: a save over another arbiter's change is refused
+    seen = request.POST.get("seen", "") if request.method == "POST" else t.version()
     form = TournamentForm(request.POST or None, instance=t)
+    status = 200
     if request.method == "POST" and form.is_valid():
-        t = t.save_settings(form.save, request.user, before)
-        messages.success(request, "Settings saved.")
-        return redirect("pairing:tournament", slug=t.slug)
+        try:
+            t = t.save_settings(form.save, request.user, before, seen)
+        except Conflict as exc:
+            form.add_error(None, str(exc))
+            seen, status = Tournament.objects.get(pk=t.pk).version(), 409
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("pairing:tournament", slug=t.slug)
     return render(
         request,
         "pairing/tournament_form.html",
-        {"form": form, "t": t, "deputy_form": DeputyForm(), "is_owner": t.owner_id == request.user.pk},
+        {"form": form, "t": t, "seen": seen, "deputy_form": DeputyForm(), "is_owner": t.owner_id == request.user.pk},
+        status=status,
     )
 
 

@@ -10,6 +10,7 @@ replay the same situations one after the other and run on any database.
 
 from __future__ import annotations
 
+import re
 import threading
 
 import pytest
@@ -368,3 +369,60 @@ def test_a_swap_on_a_draft_published_meanwhile_is_refused(chief, tournament, pla
     with pytest.raises(ValueError, match="published or discarded in the meantime"):
         adapter.swap_players(stale, g1.white, g2.white, chief)
     assert not AuditEntry.objects.filter(action=AuditAction.SWAP).exists()
+
+
+# ------------------------------------------------------------------ edit forms opened by two arbiters
+
+
+def seen_on(page) -> str:
+    return re.search(r'name="seen" value="([0-9a-f]+)"', page.content.decode())[1]
+
+
+def settings_form(t, **changes) -> dict:
+    from tests.web.test_tournament_setup import GOOD
+
+    return {**GOOD, "name": t.name, "slug": t.slug, "place": t.place, "rounds": str(t.rounds), "public": "",
+            **changes}
+
+
+def test_settings_saved_over_another_arbiters_change_are_refused(chief_client, deputy_client, tournament):
+    settings_url = reverse("pairing:settings", args=[tournament.slug])
+    chief_seen = seen_on(chief_client.get(settings_url))
+    deputy_seen = seen_on(deputy_client.get(settings_url))
+    deputy_client.post(settings_url, settings_form(tournament, rounds="7", seen=deputy_seen))
+    response = chief_client.post(settings_url, settings_form(tournament, place="Piran", seen=chief_seen))
+    assert response.status_code == 409
+    assert "The settings changed since you opened this page" in response.content.decode()
+    tournament.refresh_from_db()
+    assert (tournament.rounds, tournament.place) == (7, "Bled")  # the deputy's change stands
+    # the refused form carries the new version: saving again is a deliberate overwrite
+    again = chief_client.post(settings_url, settings_form(tournament, place="Piran", seen=seen_on(response)))
+    assert again.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.rounds, tournament.place) == (7, "Piran")
+    assert AuditEntry.objects.filter(action=AuditAction.SETTINGS).count() == 2
+
+
+def test_a_player_saved_over_another_arbiters_change_is_refused(chief_client, deputy_client, tournament, players):
+    p = players[2]
+    edit_url = reverse("pairing:player_edit", args=[tournament.slug, p.pk])
+    chief_seen = seen_on(chief_client.get(edit_url))
+    deputy_client.post(edit_url, {"name": p.name, "rating": "2000", "seen": seen_on(deputy_client.get(edit_url))})
+    response = chief_client.post(edit_url, {"name": p.name, "rating": str(p.rating), "club": "Bled",
+                                            "seen": chief_seen})
+    assert response.status_code == 409
+    assert "details changed since you opened this page" in response.content.decode()
+    p.refresh_from_db()
+    assert (p.rating, p.club) == (2000, "")
+
+
+def test_a_new_player_elsewhere_in_the_list_is_no_conflict(chief_client, deputy_client, tournament, players):
+    """Registering a player renumbers the list, but nobody edited this player."""
+    p = players[-1]
+    edit_url = reverse("pairing:player_edit", args=[tournament.slug, p.pk])
+    seen = seen_on(chief_client.get(edit_url))
+    deputy_client.post(reverse("pairing:players", args=[tournament.slug]), {"name": "Top, Tom", "rating": "2700"})
+    response = chief_client.post(edit_url, {"name": p.name, "rating": str(p.rating), "club": "Bled", "seen": seen})
+    assert response.status_code == 302
+    p.refresh_from_db()
+    assert p.club == "Bled"
