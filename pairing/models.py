@@ -325,9 +325,16 @@ class Tournament(models.Model):
 
     # -- byes -----------------------------------------------------------
 
-    def set_byes(self, round_number: int, wanted: dict[int, str], user=None) -> list[str]:
+    def set_byes(
+        self, round_number: int, wanted: dict[int, str], user=None, seen: dict[int, str] | None = None
+    ) -> list[str]:
         """Requested byes for one round not yet published: ``wanted`` maps player pk to
         ``""`` (plays), ``H``, ``Z`` or ``F``.  All or nothing; returns the changes made.
+
+        ``seen``: the byes the arbiter's page showed (pk to kind, players without one
+        left out).  Then only the players the arbiter changed on the page are touched, so
+        a bye another arbiter set meanwhile stays; and if one of those players' bye was
+        changed meanwhile, :class:`Conflict` is raised and nothing is saved.
 
         Changing the byes of the round in draft discards the draft.
         """
@@ -346,6 +353,18 @@ class Tournament(models.Model):
         with transaction.atomic():
             self.lock()
             current = {b.player_id: b for b in Bye.objects.filter(tournament=self, round_number=round_number)}
+            if seen is not None:
+                wanted = {pk: v for pk, v in wanted.items() if v != seen.get(pk, "")}
+                clashes = [
+                    players[pk].name
+                    for pk in wanted
+                    if (current[pk].kind if pk in current else "") != seen.get(pk, "")
+                ]
+                if clashes:
+                    raise Conflict(
+                        f"Round {round_number}: another arbiter changed the bye of {', '.join(clashes)} since "
+                        "you opened the page. Nothing was saved; check the list and save again."
+                    )
             for pk, value in wanted.items():
                 p, bye = players[pk], current.get(pk)
                 if bye is not None and bye.kind == ByeKind.PAIRING:

@@ -36,18 +36,33 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         wanted = {p.pk: request.POST[f"kind-{p.pk}"] for p in players if f"kind-{p.pk}" in request.POST}
         try:
-            changes = t.set_byes(number, wanted, request.user)
+            changes = t.set_byes(number, wanted, request.user, _seen_byes(request.POST.get("seen")))
+        except Conflict as exc:
+            messages.error(request, str(exc))
         except ValueError as exc:
             messages.error(request, f"{exc} Nothing was saved.")
         else:
             messages.success(request, f"Round {number}: {len(changes)} change(s) saved." if changes else "No changes.")
         return redirect(reverse("pairing:absences", args=[t.slug]) + f"?round={number}")
     rows = [(p, byes.get(p.pk)) for p in players]
+    seen = ",".join(f"{b.player_id}:{b.kind}" for b in byes.values())
     return render(
         request,
         "pairing/absences.html",
-        {"t": t, "number": number, "rows": rows, "round_numbers": range(first_open, t.rounds + 1)},
+        {"t": t, "number": number, "rows": rows, "seen": seen, "round_numbers": range(first_open, t.rounds + 1)},
     )
+
+
+def _seen_byes(raw: str | None) -> dict[int, str] | None:
+    """The byes the page showed, ``"12:H,15:Z"`` (None: an old page without them)."""
+    if raw is None:
+        return None
+    seen = {}
+    for item in filter(None, raw.split(",")):
+        pk, _, kind = item.partition(":")
+        if pk.isdigit():
+            seen[int(pk)] = kind
+    return seen
 
 
 @login_required

@@ -426,3 +426,37 @@ def test_a_new_player_elsewhere_in_the_list_is_no_conflict(chief_client, deputy_
     assert response.status_code == 302
     p.refresh_from_db()
     assert p.club == "Bled"
+
+
+def byes_page(client, t, number=1):
+    page = client.get(reverse("pairing:absences", args=[t.slug]) + f"?round={number}")
+    return re.search(r'name="seen" value="([^"]*)"', page.content.decode())[1]
+
+
+def byes_form(players, seen: str, **kinds) -> dict:
+    """Every player's select as the browser sends it; ``kinds``: tpn-indexed changes."""
+    data = {"round": "1", "seen": seen}
+    shown = dict(item.split(":") for item in seen.split(",") if item)
+    for p in players:
+        data[f"kind-{p.pk}"] = kinds.get(f"p{p.tpn}", shown.get(str(p.pk), ""))
+    return data
+
+
+def test_two_arbiters_setting_different_byes_from_the_same_page_keep_both(
+    chief_client, deputy_client, tournament, players
+):
+    url = reverse("pairing:absences", args=[tournament.slug])
+    chief_seen, deputy_seen = byes_page(chief_client, tournament), byes_page(deputy_client, tournament)
+    chief_client.post(url, byes_form(players, chief_seen, p1="H"))
+    deputy_client.post(url, byes_form(players, deputy_seen, p2="Z"))  # still shows player 1 playing
+    kinds = dict(tournament.bye_set.values_list("player__tpn", "kind"))
+    assert kinds == {1: "H", 2: "Z"}
+
+
+def test_changing_a_bye_another_arbiter_just_changed_is_refused(chief_client, deputy_client, tournament, players):
+    url = reverse("pairing:absences", args=[tournament.slug])
+    chief_seen, deputy_seen = byes_page(chief_client, tournament), byes_page(deputy_client, tournament)
+    chief_client.post(url, byes_form(players, chief_seen, p1="H"))
+    response = deputy_client.post(url, byes_form(players, deputy_seen, p1="Z", p3="H"), follow=True)
+    assert "another arbiter changed the bye of Player 01" in response.content.decode()
+    assert dict(tournament.bye_set.values_list("player__tpn", "kind")) == {1: "H"}  # all or nothing
