@@ -241,8 +241,10 @@ def test_an_https_response_carries_hsts_and_plain_http_is_redirected(db):
 
 
 def tracked_files() -> list[Path]:
-    out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    return [ROOT / f for f in out.split("\0") if f]
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, text=True)
+    if listed.returncode != 0:  # an exported tree (a container image, an archive)
+        pytest.skip("not a git checkout")
+    return [ROOT / f for f in listed.stdout.split("\0") if f]
 
 
 def test_no_env_file_is_committed_and_env_is_ignored():
