@@ -10,8 +10,14 @@ replay the same situations one after the other and run on any database.
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
 import threading
+import time
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -22,6 +28,8 @@ from django.urls import reverse
 from pairing import adapter, engine
 from pairing.models import AuditAction, AuditEntry, Conflict, Game, GameResult, Round, RoundStatus, Tournament
 from tests.web.helpers import play_round
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _race(test):
@@ -460,3 +468,93 @@ def test_changing_a_bye_another_arbiter_just_changed_is_refused(chief_client, de
     response = deputy_client.post(url, byes_form(players, deputy_seen, p1="Z", p3="H"), follow=True)
     assert "another arbiter changed the bye of Player 01" in response.content.decode()
     assert dict(tournament.bye_set.values_list("player__tpn", "kind")) == {1: "H"}  # all or nothing
+
+
+# ------------------------------------------------------------------ SQLite with several workers
+
+
+def database_settings(database_url: str) -> dict:
+    """DATABASES['default'] as arbiter_site.settings builds it for ``database_url``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    env["DATABASE_URL"] = database_url
+    code = "import json; from arbiter_site import settings as s; print(json.dumps(s.DATABASES['default']))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_sqlite_write_transactions_take_the_lock_at_begin(tmp_path):
+    db = database_settings(f"sqlite:///{tmp_path / 'site.sqlite3'}")
+    assert db["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+
+
+def test_postgresql_gets_no_sqlite_option():
+    db = database_settings("postgres://arbiter@db.example.org:5432/dubov")
+    assert "transaction_mode" not in db.get("OPTIONS", {})
+
+
+def read_then_write_at_once(path: Path, options: dict, blocker) -> list:
+    """Two connections to one SQLite file, started together, each reading and then
+    writing in one transaction: what two workers saving a result do.  Without a
+    transaction mode both read before either writes; with IMMEDIATE the first holds the
+    lock for a moment after its read.  Returns None for a commit, the exception otherwise."""
+    from django.db.backends.sqlite3.base import DatabaseWrapper
+
+    config = connection.settings_dict | {
+        "ENGINE": "django.db.backends.sqlite3", "NAME": str(path), "OPTIONS": options, "TEST": {}
+    }
+    with blocker.unblock():
+        setup = DatabaseWrapper(config, alias="setup")
+        with setup.cursor() as cursor:
+            cursor.execute("CREATE TABLE board (id integer PRIMARY KEY, result text)")
+            cursor.execute("INSERT INTO board VALUES (1, '')")
+        setup.close()
+    start, after_read = threading.Barrier(2), threading.Barrier(2)
+    outcomes: list = [None, None]
+
+    def worker(i: int) -> None:
+        db = DatabaseWrapper(config, alias=f"worker{i}")
+        try:
+            db.ensure_connection()
+            start.wait(10)
+            db._start_transaction_under_autocommit()  # what atomic() sends: BEGIN [mode]
+            with db.cursor() as cursor:
+                try:
+                    cursor.execute("SELECT result FROM board WHERE id = 1")
+                    cursor.fetchone()
+                    if options:
+                        time.sleep(0.2)  # the other one is waiting at BEGIN meanwhile
+                    else:
+                        after_read.wait(10)  # both have read
+                    cursor.execute("UPDATE board SET result = %s WHERE id = 1", [str(i)])
+                    cursor.execute("COMMIT")
+                except Exception:
+                    cursor.execute("ROLLBACK")
+                    raise
+        except Exception as exc:  # the test inspects it
+            outcomes[i] = exc
+            after_read.abort()
+        finally:
+            db.close()
+
+    with blocker.unblock():
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+    return outcomes
+
+
+def test_two_sqlite_writers_that_read_first_both_commit_with_immediate(tmp_path, django_db_blocker):
+    """With the site's option the second writer waits at BEGIN for the first to commit."""
+    outcomes = read_then_write_at_once(tmp_path / "site.sqlite3", {"transaction_mode": "IMMEDIATE"}, django_db_blocker)
+    assert outcomes == [None, None]
+
+
+def test_without_immediate_one_of_them_fails_at_once_with_database_is_locked(tmp_path, django_db_blocker):
+    """Why the option is there: a deferred transaction holding a read lock cannot wait
+    for the write lock (SQLite would deadlock), so it fails whatever the busy timeout."""
+    outcomes = read_then_write_at_once(tmp_path / "site.sqlite3", {}, django_db_blocker)
+    failures = [o for o in outcomes if o is not None]
+    assert len(failures) == 1 and "database is locked" in str(failures[0])
