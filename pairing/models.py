@@ -960,7 +960,7 @@ class AuditEntry(models.Model):
             action=action,
             object_type=object_type or (obj._meta.model_name if obj is not None else ""),
             object_id=object_id if object_id is not None else (obj.pk if obj is not None else None),
-            label=label or (str(obj) if obj is not None else "")[:200],
+            label=(label or (str(obj) if obj is not None else ""))[:200],
             before=before,
             after=after,
             detail=detail,

@@ -171,6 +171,13 @@ def test_a_trf_import_is_logged(chief_client, chief, tournament, players):
     assert entry.after["rounds"] == 1 and len(entry.after["players"]) == 10
 
 
+def test_a_label_longer_than_its_column_is_shortened_not_refused(chief, tournament):
+    """PostgreSQL would refuse a 201-character label and with it the change being logged."""
+    entry = AuditEntry.log(tournament, chief, AuditAction.SETTINGS, "Settings changed.", label="x" * 300)
+    entry.refresh_from_db()
+    assert entry.label == "x" * 200
+
+
 # ------------------------------------------------------------------ the page
 
 
