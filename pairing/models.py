@@ -207,7 +207,8 @@ class Tournament(models.Model):
         Every change that the next pairing depends on (results, publishing, pairing,
         draft changes, players, byes, settings) takes this lock first, so that a round
         is never paired on data another arbiter is changing at the same moment.
-        SQLite ignores it (it serialises writers anyway).
+        SQLite ignores it; there every transaction takes the database's write lock at
+        BEGIN (``transaction_mode`` IMMEDIATE in the settings), which serialises writers.
         """
         return Tournament.objects.select_for_update().get(pk=self.pk)
 
