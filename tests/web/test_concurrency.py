@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
-from django.db import connection
+from django.db import OperationalError, connection
 from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
@@ -558,3 +558,35 @@ def test_without_immediate_one_of_them_fails_at_once_with_database_is_locked(tmp
     outcomes = read_then_write_at_once(tmp_path / "site.sqlite3", {}, django_db_blocker)
     failures = [o for o in outcomes if o is not None]
     assert len(failures) == 1 and "database is locked" in str(failures[0])
+
+
+def test_a_save_that_waited_too_long_for_the_lock_is_a_503_with_a_message(
+    monkeypatch, chief, chief_client, tournament, players
+):
+    """Past SQLite's busy timeout the transaction is rolled back; the arbiter is told
+    to try again instead of seeing a server error."""
+    rnd = adapter.pair_next_round(tournament, chief)
+    rnd.publish(chief)
+    game = rnd.games().first()
+
+    def busy(*args, **kwargs):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(Game, "record_result", busy)
+    url = reverse("pairing:game_result", args=[tournament.slug, 1, game.pk])
+    response = chief_client.post(url, {"result": "1-0", "expected": ""})
+    assert response.status_code == 503 and response["Retry-After"] == "2"
+    assert "Nothing was saved" in response.content.decode()
+
+
+def test_other_database_errors_are_not_dressed_up_as_busy(monkeypatch, chief, chief_client, tournament, players):
+    rnd = adapter.pair_next_round(tournament, chief)
+    rnd.publish(chief)
+    game = rnd.games().first()
+
+    def broken(*args, **kwargs):
+        raise OperationalError("no such table: pairing_game")
+
+    monkeypatch.setattr(Game, "record_result", broken)
+    with pytest.raises(OperationalError):
+        chief_client.post(reverse("pairing:game_result", args=[tournament.slug, 1, game.pk]), {"result": "1-0"})
