@@ -4,7 +4,7 @@ import logging
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
@@ -51,12 +51,21 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None, instance=Tournament(owner=request.user))
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            t = form.save()
-            t.log_created(request.user)
-        messages.success(request, f"{t.name} created. Now register the players.")
-        return redirect("pairing:players", slug=t.slug)
+        try:
+            with transaction.atomic():
+                t = form.save()
+                t.log_created(request.user)
+        except IntegrityError:
+            # another arbiter took the same address between the form's check and the save
+            form.add_error("slug", _slug_taken(form))
+        else:
+            messages.success(request, f"{t.name} created. Now register the players.")
+            return redirect("pairing:players", slug=t.slug)
     return render(request, "pairing/tournament_form.html", {"form": form, "creating": True})
+
+
+def _slug_taken(form: TournamentForm) -> str:
+    return f"The address {form.cleaned_data.get('slug')!r} is taken; choose another. Nothing was saved."
 
 
 @require_GET
@@ -112,6 +121,10 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
         except Conflict as exc:
             form.add_error(None, str(exc))
             seen, status = Tournament.objects.get(pk=t.pk).version(), 409
+        except IntegrityError:
+            # the new address was taken by another tournament after the form's check
+            form.add_error("slug", _slug_taken(form))
+            t = Tournament.objects.get(pk=t.pk)
         else:
             messages.success(request, "Settings saved.")
             return redirect("pairing:tournament", slug=t.slug)

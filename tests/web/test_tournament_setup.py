@@ -78,6 +78,39 @@ def test_a_taken_address_is_refused(chief_client, tournament):
     assert Tournament.objects.count() == 1
 
 
+def _skip_the_forms_address_check(monkeypatch):
+    """Let the form pass an address that is taken, as when another arbiter saves the same
+    address between this form's check and its save: the database's unique key decides."""
+    from pairing.forms import TournamentForm
+
+    monkeypatch.setattr(TournamentForm, "clean_slug", lambda form: form.cleaned_data["slug"])
+    monkeypatch.setattr(TournamentForm, "validate_unique", lambda form: None)
+
+
+def test_an_address_taken_meanwhile_is_a_form_error_not_a_crash(chief_client, tournament, monkeypatch):
+    _skip_the_forms_address_check(monkeypatch)
+    audit_before = AuditEntry.objects.count()
+    response = chief_client.post(reverse("pairing:tournament_create"), {**GOOD, "slug": "spring-open"})
+    assert response.status_code == 200
+    assert "is taken; choose another. Nothing was saved." in response.content.decode()
+    assert Tournament.objects.count() == 1
+    assert AuditEntry.objects.count() == audit_before
+
+
+def test_renaming_to_an_address_taken_meanwhile_changes_nothing(chief_client, chief, tournament, monkeypatch):
+    Tournament.objects.create(slug="summer-open", name="Summer Open", rounds=5, owner=chief)
+    _skip_the_forms_address_check(monkeypatch)
+    audit_before = AuditEntry.objects.count()
+    response = chief_client.post(
+        reverse("pairing:settings", args=[tournament.slug]), {**GOOD, "slug": "summer-open", "rounds": "7"}
+    )
+    assert response.status_code == 200
+    assert "is taken; choose another. Nothing was saved." in response.content.decode()
+    tournament.refresh_from_db()
+    assert (tournament.slug, tournament.rounds) == ("spring-open", 5)
+    assert AuditEntry.objects.count() == audit_before
+
+
 def test_the_deputy_can_change_settings(deputy_client, tournament):
     response = deputy_client.post(
         reverse("pairing:settings", args=[tournament.slug]), {**GOOD, "slug": "spring-open", "rounds": "7"}
