@@ -1,7 +1,8 @@
 """The one bridge between the database and the pairing engine.
 
 Models -> :class:`~pairing.engine.Snapshot` (engine ids are ``Player.pk``, TPNs come from
-the model, history from games and byes, absences from requested byes and withdrawals),
+the model, history from games and byes, absences from requested byes and withdrawals,
+forbidden pairs from :class:`~pairing.models.ForbiddenPair`),
 and the engine's :class:`~pairing.engine.Pairing` -> a draft :class:`~pairing.models.Round`
 with its games and pairing-allocated bye.  Nothing else in the web layer imports the
 engine's pairing functions; TRF import/export and the ARO list also go through here.
@@ -27,6 +28,7 @@ from .models import (
     ByeKind,
     ColourChoice,
     ColourMethod,
+    ForbiddenPair,
     Game,
     GameResult,
     Player,
@@ -118,6 +120,7 @@ def build_snapshot(t: Tournament, round_number: int | None = None) -> Snapshot:
         initial_colour=Colour(t.initial_colour),
         points=point_system(t),
         absent=absent_ids(t, round_number),
+        forbidden=ForbiddenPair.objects.filter(tournament=t).engine_pairs(),
     )
 
 
@@ -290,8 +293,8 @@ def _after_swap(rnd: Round, user, a: Player, b: Player, before: dict) -> None:
 
 
 def warnings_for(rnd: Round, player_ids: list[int] | None = None) -> list[str]:
-    """Rule checks on a draft: rematches, colour limits, same absolute preference on a
-    board, PAB eligibility.  Limited to the boards of ``player_ids`` when given."""
+    """Rule checks on a draft: rematches, forbidden pairs, colour limits, same absolute
+    preference on a board, PAB eligibility.  Limited to the boards of ``player_ids`` when given."""
     t = rnd.tournament
     snapshot = build_snapshot(t, rnd.number)
     states = engine.player_states(snapshot)
@@ -303,6 +306,11 @@ def warnings_for(rnd: Round, player_ids: list[int] | None = None) -> list[str]:
         w, b = by_id[g.white_id], by_id[g.black_id]
         if any(e.opponent == b.id and e.paired for e in w.history):
             out.append(f"Board {g.board}: {w.name} and {b.name} have met before (rematch, C1).")
+        if frozenset((w.id, b.id)) in snapshot.forbidden:
+            out.append(
+                f"Board {g.board}: {w.name} and {b.name} are a forbidden pair (the arbiters' decision; "
+                "see Forbidden pairs)."
+            )
         for p, colour in ((w, Colour.WHITE), (b, Colour.BLACK)):
             st = states[p.id]
             cd = st.colour_difference + (1 if colour is Colour.WHITE else -1)
@@ -502,8 +510,8 @@ def _date_text(d: datetime.date | None) -> str:
 
 
 def export_trf(t: Tournament) -> str:
-    """TRF-16 of the complete rounds, with XXR/XXC/XXS and the requested byes of the
-    next round as XXZ (when it is not paired yet).  A round in play (results missing)
+    """TRF-16 of the complete rounds, with XXR/XXC/XXS, the forbidden pairs as XXP and
+    the requested byes of the next round as XXZ (when it is not paired yet).  A round in play (results missing)
     and a draft are left out: TRF-16 has no code for a pending result.  Starting
     ranks are the TPNs."""
     t.renumber()
@@ -561,6 +569,9 @@ def export_trf(t: Tournament) -> str:
         points=ps,
         players=trf_players,
         absent_next=absent,
+        forbidden=frozenset(
+            frozenset(tpn[pk] for pk in pair) for pair in ForbiddenPair.objects.filter(tournament=t).engine_pairs()
+        ),
     )
     return trf_module.dump_trf(tournament)
 
@@ -606,7 +617,8 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
     Starting ranks become the TPNs (renumbered by our rules before round 4 is
     published).  Rounds with games become complete rounds (a forfeit and a double
     forfeit are kept; unrated W/D/L are stored as ordinary results); byes become Bye
-    rows; players absent for the next round (XXZ) become zero-point byes.  The file's
+    rows; players absent for the next round (XXZ) become zero-point byes; forbidden
+    pairs (XXP/FOR) become :class:`~pairing.models.ForbiddenPair` rows.  The file's
     number of rounds, initial colour and point system replace the tournament's.
     Returns the number of players created.
     """
@@ -697,12 +709,21 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                 Bye.objects.get_or_create(
                     tournament=t, player=created[pid], round_number=played + 1, defaults={"kind": ByeKind.ZERO}
                 )
+        forbidden_rows = []
+        for pair in data.forbidden:
+            low, high = sorted((created[i] for i in pair), key=lambda p: p.pk)  # the lower id first
+            forbidden_rows.append(ForbiddenPair(tournament=t, player_a=low, player_b=high))
+        ForbiddenPair.objects.bulk_create(forbidden_rows)
         t.renumber()
+        forbidden = t.forbidden_pair_names()
         AuditEntry.log(
-            t, user, AuditAction.IMPORT, f"TRF import: {len(created)} players, {played} rounds.",
+            t, user, AuditAction.IMPORT,
+            f"TRF import: {len(created)} players, {played} rounds"
+            + (f", {len(forbidden)} forbidden pairs." if forbidden else "."),
             label="TRF file", after={
                 "players": [p.audit_label() for p in t.player_set.order_by("tpn")],
                 "rounds": played,
+                **({"forbidden_pairs": forbidden} if forbidden else {}),
                 "settings": t.audit_values(["rounds", "initial_colour", "point_win", "point_draw",
                                             "point_loss", "point_pab", "point_half_bye"]),
             },

@@ -14,7 +14,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.text import slugify
 
-from .models import TITLE_ORDER, ColourMethod, Player, Tournament
+from .models import TITLE_ORDER, ColourMethod, ForbiddenPair, Player, Tournament
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 FED_RE = re.compile(r"^[A-Z]{3}$")
@@ -392,4 +392,34 @@ class SwapForm(forms.Form):
         data = super().clean()
         if data.get("a") is not None and data.get("a") == data.get("b"):
             raise forms.ValidationError("Choose two different players.")
+        return data
+
+
+class ForbiddenPairForm(forms.Form):
+    """Two players of the tournament who must not be paired with each other."""
+
+    CHOICE_ERRORS = {"required": "Choose two players.", "invalid_choice": "Choose a player of this tournament."}
+    a = forms.TypedChoiceField(coerce=int, label="Player", error_messages=CHOICE_ERRORS)
+    b = forms.TypedChoiceField(coerce=int, label="must not be paired with", error_messages=CHOICE_ERRORS)
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+        self.players = {p.pk: p for p in tournament.player_set.by_tpn()}
+        choices = [("", "—")] + [(p.pk, f"{p.tpn}. {p.name}") for p in self.players.values()]
+        self.fields["a"].choices = choices
+        self.fields["b"].choices = choices
+
+    def clean(self):
+        data = super().clean()
+        a, b = data.get("a"), data.get("b")
+        if a is None or b is None:
+            return data
+        if a == b:
+            raise forms.ValidationError("Choose two different players.")
+        pa, pb = self.players[a], self.players[b]
+        low, high = sorted((a, b))
+        if ForbiddenPair.objects.filter(player_a_id=low, player_b_id=high).exists():
+            raise forms.ValidationError(f"{pa.name} and {pb.name} are already a forbidden pair.")
+        data["player_a"], data["player_b"] = pa, pb
         return data

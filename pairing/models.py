@@ -463,6 +463,65 @@ class Tournament(models.Model):
                 object_type="player", object_id=pk, label=label, before=before,
             )
 
+    # -- forbidden pairs ------------------------------------------------
+
+    def forbidden_pair_names(self) -> list[str]:
+        """The forbidden pairs for the audit trail: ``No 1 A / No 6 B``."""
+        pairs = ForbiddenPair.objects.filter(tournament=self).select_related("player_a", "player_b")
+        return sorted(p.audit_label() for p in pairs)
+
+    def forbid_pair(self, a: Player, b: Player, user=None) -> ForbiddenPair:
+        """Forbid pairing ``a`` with ``b`` from the next pairing on.  Discards the draft
+        (it may pair them) and logs it, under the tournament lock.  Raises ValueError
+        (nothing written) for the same player twice, a player of another tournament or
+        a pair already forbidden."""
+        if a.pk == b.pk:
+            raise ValueError("Choose two different players.")
+        with transaction.atomic():
+            self.lock()
+            found = {p.pk: p for p in self.player_set.filter(pk__in=[a.pk, b.pk])}
+            for p in (a, b):
+                if p.pk not in found:
+                    raise ValueError(f"{p.name} is not a player of this tournament.")
+            low, high = sorted((found[a.pk], found[b.pk]), key=lambda p: p.pk)
+            if ForbiddenPair.objects.filter(player_a=low, player_b=high).exists():
+                raise ValueError(f"{low.name} and {high.name} are already a forbidden pair.")
+            before = self.forbidden_pair_names()
+            pair = ForbiddenPair.objects.create(tournament=self, player_a=low, player_b=high)
+            self.discard_draft(user, "A forbidden pair was added.")
+            AuditEntry.log(
+                self, user, AuditAction.FORBIDDEN,
+                f"{low.name} and {high.name} must not be paired with each other.",
+                obj=pair, label=pair.audit_label(),
+                before={"forbidden_pairs": before}, after={"forbidden_pairs": self.forbidden_pair_names()},
+            )
+        return pair
+
+    def allow_pair(self, pair_pk: int, user=None) -> str:
+        """Remove a forbidden pair (they may be paired again); discards the draft and
+        logs it.  Raises ValueError when the pair is gone (another arbiter removed it).
+        Returns a sentence."""
+        with transaction.atomic():
+            self.lock()
+            pair = (
+                ForbiddenPair.objects.filter(tournament=self, pk=pair_pk)
+                .select_related("player_a", "player_b")
+                .first()
+            )
+            if pair is None:
+                raise ValueError("That forbidden pair no longer exists (another arbiter removed it); nothing changed.")
+            before = self.forbidden_pair_names()
+            label, pk = pair.audit_label(), pair.pk
+            text = f"{pair.player_a.name} and {pair.player_b.name} may be paired again."
+            pair.delete()
+            self.discard_draft(user, "A forbidden pair was removed.")
+            AuditEntry.log(
+                self, user, AuditAction.FORBIDDEN, text,
+                object_type="forbiddenpair", object_id=pk, label=label,
+                before={"forbidden_pairs": before}, after={"forbidden_pairs": self.forbidden_pair_names()},
+            )
+        return text
+
     # -- ranking list ---------------------------------------------------
 
     def renumber(self) -> None:
@@ -876,6 +935,38 @@ class Bye(models.Model):
         return f"{self.player.name}: {self.get_kind_display()} in round {self.round_number}"
 
 
+class ForbiddenPairQuerySet(models.QuerySet["ForbiddenPair"]):
+    def engine_pairs(self) -> frozenset[frozenset[int]]:
+        """The pairs as the engine takes them: frozensets of two player ids (pks)."""
+        return frozenset(frozenset(p) for p in self.values_list("player_a_id", "player_b_id"))
+
+
+class ForbiddenPair(models.Model):
+    """Two players who must not be paired with each other (the arbiter's decision: family
+    members, club mates, ...), in every round.  Stored once per unordered pair, the lower
+    player id first; see :meth:`Tournament.forbid_pair`."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
+    player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = ForbiddenPairQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["player_a__tpn", "player_b__tpn"]
+        constraints = [
+            models.CheckConstraint(condition=Q(player_a__lt=F("player_b")), name="forbidden_pair_ordered"),
+            models.UniqueConstraint(fields=["player_a", "player_b"], name="forbidden_pair_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_a.name} / {self.player_b.name}"
+
+    def audit_label(self) -> str:
+        return f"{self.player_a.audit_label()} / {self.player_b.audit_label()}"
+
+
 class AuditAction(models.TextChoices):
     """The kinds of change the audit trail records (its filter on the audit page)."""
 
@@ -886,6 +977,7 @@ class AuditAction(models.TextChoices):
     IMPORT = "import", "Imports"
     WITHDRAW = "withdraw", "Withdrawals"
     BYE = "bye", "Byes and absences"
+    FORBIDDEN = "forbidden", "Forbidden pairs"
     PAIR = "pair", "Pairing"
     SWAP = "swap", "Manual changes to a draft"
     DISCARD = "discard", "Drafts discarded"

@@ -2,6 +2,8 @@
 
 from .audit import audit_trail
 from .players import (
+    forbidden_pair_delete,
+    forbidden_pairs,
     player_delete,
     player_edit,
     player_withdraw,
@@ -28,6 +30,8 @@ __all__ = [
     "crosstable",
     "dashboard",
     "deputies",
+    "forbidden_pair_delete",
+    "forbidden_pairs",
     "game_result",
     "health",
     "pair_next",

@@ -8,8 +8,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from .. import adapter
 from ..access import get_player, get_tournament_for_arbiter
-from ..forms import PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
-from ..models import Conflict
+from ..forms import ForbiddenPairForm, PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
+from ..models import Conflict, ForbiddenPair
 
 
 def _players_context(t, form) -> dict:
@@ -147,3 +147,40 @@ def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
         {"t": t, "form": form, "problems": problems},
         status=400 if failed else 200,
     )
+
+
+def _forbidden_context(t, form) -> dict:
+    pairs = ForbiddenPair.objects.filter(tournament=t).select_related("player_a", "player_b")
+    return {"t": t, "form": form, "pairs": pairs, "draft": t.draft_round()}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def forbidden_pairs(request: HttpRequest, slug: str) -> HttpResponse:
+    """The forbidden pairs (players who must not be paired with each other) and the form
+    that adds one.  Adding one discards the draft round, if any."""
+    t = get_tournament_for_arbiter(request, slug)
+    form = ForbiddenPairForm(request.POST or None, tournament=t)
+    if request.method == "POST":
+        if form.is_valid():
+            a, b = form.cleaned_data["player_a"], form.cleaned_data["player_b"]
+            try:
+                t.forbid_pair(a, b, request.user)
+            except ValueError as exc:  # e.g. another arbiter added the same pair meanwhile
+                form.add_error(None, str(exc))
+            else:
+                messages.success(request, f"{a.name} and {b.name} will not be paired with each other.")
+                return redirect("pairing:forbidden_pairs", slug=t.slug)
+        return render(request, "pairing/forbidden_pairs.html", _forbidden_context(t, form), status=400)
+    return render(request, "pairing/forbidden_pairs.html", _forbidden_context(t, form))
+
+
+@login_required
+@require_POST
+def forbidden_pair_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    t = get_tournament_for_arbiter(request, slug)
+    try:
+        messages.success(request, t.allow_pair(pk, request.user))
+    except ValueError as exc:
+        messages.error(request, str(exc))
+    return redirect("pairing:forbidden_pairs", slug=t.slug)

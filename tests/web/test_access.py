@@ -17,6 +17,7 @@ ARBITER_PAGES = [
     ("pairing:trf_import", {}),
     ("pairing:absences", {}),
     ("pairing:trf_export", {}),
+    ("pairing:forbidden_pairs", {}),
 ]
 
 POST_ONLY = [

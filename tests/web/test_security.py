@@ -26,7 +26,7 @@ from django.urls import reverse
 
 from pairing import adapter
 from pairing import urls as pairing_urls
-from pairing.models import Tournament
+from pairing.models import ForbiddenPair, Tournament
 from tests.web.helpers import play_round
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,10 +44,14 @@ ARBITER_ROUTES = [name for name in TOURNAMENT_ROUTES if name not in PUBLIC]
 
 @pytest.fixture
 def scene(chief, stranger, tournament, players):
-    """Round 1 played, round 2 in draft: every view has something to act on (and the
-    payload's would-be deputy exists)."""
+    """Round 1 played, round 2 in draft, one forbidden pair (two players not paired in
+    the draft): every view has something to act on (and the payload's would-be deputy
+    exists)."""
     play_round(tournament, chief)
-    adapter.pair_next_round(tournament, chief)
+    rnd = adapter.pair_next_round(tournament, chief)
+    a, b = (g.white for g in rnd.games()[:2])
+    ForbiddenPair.objects.create(tournament=tournament, player_a=min(a, b, key=lambda p: p.pk),
+                                 player_b=max(a, b, key=lambda p: p.pk))
     return tournament
 
 
@@ -59,6 +63,8 @@ def address(name: str, t: Tournament) -> str:
             kwargs["slug"] = t.slug
         elif param == "number":
             kwargs["number"] = 1 if name == "game_result" else 2
+        elif param == "pk" and name == "forbidden_pair_delete":
+            kwargs["pk"] = ForbiddenPair.objects.get(tournament=t).pk
         elif param == "pk" and name == "game_result":
             kwargs["pk"] = t.round_set.get(number=1).games().first().pk
         elif param == "pk":
@@ -96,7 +102,7 @@ def test_the_route_list_is_read_from_the_urlconf():
     """The generated list has the changing views this file is about."""
     for name in ["settings", "deputies", "players", "player_edit", "player_delete", "player_withdraw",
                  "players_import", "trf_import", "absences", "pair_next", "round_publish", "round_discard",
-                 "round_swap", "game_result", "audit"]:
+                 "round_swap", "game_result", "audit", "forbidden_pairs", "forbidden_pair_delete"]:
         assert name in ARBITER_ROUTES
     assert set(NAMES) - set(TOURNAMENT_ROUTES) <= PUBLIC | ACCOUNT, "a new route without a tournament: classify it"
 
@@ -160,12 +166,13 @@ def test_the_payload_would_change_data_if_accepted(chief_client, scene):
     """The harness is meaningful: the same requests by the chief arbiter do change data."""
     changed = []
     data = payload(scene)
-    for name in ["round_swap", "settings", "players", "absences", "game_result", "deputies"]:
+    names = ["round_swap", "settings", "players", "absences", "game_result", "deputies", "forbidden_pair_delete"]
+    for name in names:
         before = everything()
         chief_client.post(address(name, scene), data)
         if everything() != before:
             changed.append(name)
-    assert changed == ["round_swap", "settings", "players", "absences", "game_result", "deputies"]
+    assert changed == names
 
 
 # ------------------------------------------------------------------ CSRF
@@ -182,7 +189,8 @@ def test_a_post_without_csrf_token_is_refused_even_for_the_chief(chief, scene, n
 
 
 def test_every_form_of_the_arbiter_pages_carries_a_csrf_token(chief_client, scene):
-    for name in ["tournament", "settings", "players", "player_edit", "players_import", "trf_import", "absences"]:
+    for name in ["tournament", "settings", "players", "player_edit", "players_import", "trf_import", "absences",
+                 "forbidden_pairs"]:
         body = chief_client.get(address(name, scene)).content.decode()
         forms = re.findall(r"<form[^>]*method=\"post\".*?</form>", body, flags=re.S | re.I)
         assert all("csrfmiddlewaretoken" in f for f in forms), name
