@@ -455,6 +455,9 @@ class Tournament(models.Model):
             if paired or player.bye_set.filter(kind=ByeKind.PAIRING).exists():
                 raise ValueError(f"{player.name} has been paired; withdraw them instead of deleting.")
             before, label, pk = player.audit_values(), player.audit_label(), player.pk
+            pairs = ForbiddenPair.objects.filter(Q(player_a=player) | Q(player_b=player))
+            if pairs.exists():  # deleted with the player: say so in the entry
+                before["forbidden_pairs"] = sorted(p.audit_label() for p in pairs.select_related("player_a", "player_b"))
             player.delete()
             self.renumber()
             self.discard_draft(user, "A player was deleted.")

@@ -353,6 +353,14 @@ def test_240_byes_apply_to_their_round_only() -> None:
     assert "240 H 001    2    3" in t.extra_lines
 
 
+def test_forbidden_pairs_are_written_one_xxp_line_each_and_read_back() -> None:
+    t = parse_lines([*two_rounds(), "FOR 4 1 3"])
+    text = dump_trf(t)
+    assert [line for line in text.splitlines() if line.startswith("XXP")] == ["XXP 1 3", "XXP 1 4", "XXP 3 4"]
+    assert parse_trf(text).forbidden == t.forbidden == {frozenset({1, 3}), frozenset({1, 4}), frozenset({3, 4})}
+    assert dump_trf(parse_trf(text)) == text
+
+
 @pytest.mark.parametrize("line", ["XXP 1 2", "FOR 1 2"])
 def test_forbidden_pair_lines(line: str) -> None:
     t = parse_lines([row(1), row(2), row(3), "XXR 3", line])

@@ -291,3 +291,11 @@ def test_trf_import_of_a_for_line_with_three_players(chief_client, chief, tourna
         frozenset({"Player 02", "Player 04"}), frozenset({"Player 02", "Player 07"}),
         frozenset({"Player 04", "Player 07"}),
     }
+
+
+def test_deleting_a_player_drops_their_pairs_and_says_so(chief_client, chief, tournament, players):
+    tournament.forbid_pair(players[0], players[5], chief)
+    chief_client.post(reverse("pairing:player_delete", args=[tournament.slug, players[5].pk]))
+    assert not ForbiddenPair.objects.exists()
+    entry = AuditEntry.objects.filter(action="player").get()
+    assert entry.before["forbidden_pairs"] == ["No 1 Player 01 / No 6 Player 06"]
