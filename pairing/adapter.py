@@ -510,8 +510,9 @@ def _date_text(d: datetime.date | None) -> str:
 
 
 def export_trf(t: Tournament) -> str:
-    """TRF-16 of the complete rounds, with XXR/XXC/XXS, the forbidden pairs as XXP and
-    the requested byes of the next round as XXZ (when it is not paired yet).  A round in play (results missing)
+    """TRF-16 of the complete rounds, with XXR/XXC/XXS, the forbidden pairs as XXP,
+    the players absent from the next round as XXZ (when it is not paired yet) and every
+    requested bye of a round not in the file, with its kind, as a TRF-2026 240 record.  A round in play (results missing)
     and a draft are left out: TRF-16 has no code for a pending result.  Starting
     ranks are the TPNs."""
     t.renumber()
@@ -553,6 +554,10 @@ def export_trf(t: Tournament) -> str:
         if next_round <= t.rounds and next_round > t.rounds_published()
         else frozenset()
     )
+    # requested byes of every round not in the file, with their kind (TRF-2026 240)
+    ahead: dict[tuple[str, int], list[int]] = {}
+    for bye in Bye.objects.requested().filter(tournament=t, round_number__gt=played).order_by("round_number", "kind"):
+        ahead.setdefault((bye.kind, bye.round_number), []).append(tpn[bye.player_id])
     deputies = tuple(u.get_full_name() or u.get_username() for u in t.deputies.order_by("username"))
     owner = t.owner.get_full_name() or t.owner.get_username()
     tournament = trf_module.TrfTournament(
@@ -569,6 +574,7 @@ def export_trf(t: Tournament) -> str:
         points=ps,
         players=trf_players,
         absent_next=absent,
+        extra_lines=tuple(trf_module.bye_record(kind, number, ids) for (kind, number), ids in ahead.items()),
         forbidden=frozenset(
             frozenset(tpn[pk] for pk in pair) for pair in ForbiddenPair.objects.filter(tournament=t).engine_pairs()
         ),
@@ -642,6 +648,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             problems.append((0, 0, f"Player {p.id} ({p.name}): rating {p.rating} out of range."))
         if not p.name.strip():
             problems.append((0, 0, f"Player {p.id}: no name."))
+    byes_ahead, forbidden_ahead = _scheduled_trf_records(data, played, total, problems)
     if problems:
         raise ImportRefused(problems)
 
@@ -709,8 +716,12 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                 Bye.objects.get_or_create(
                     tournament=t, player=created[pid], round_number=played + 1, defaults={"kind": ByeKind.ZERO}
                 )
+        for (number, pid), kind in byes_ahead.items():
+            Bye.objects.update_or_create(
+                tournament=t, player=created[pid], round_number=number, defaults={"kind": kind}
+            )
         forbidden_rows = []
-        for pair in data.forbidden:
+        for pair in forbidden_ahead:
             low, high = sorted((created[i] for i in pair), key=lambda p: p.pk)  # the lower id first
             forbidden_rows.append(ForbiddenPair(tournament=t, player_a=low, player_b=high))
         ForbiddenPair.objects.bulk_create(forbidden_rows)
@@ -729,6 +740,51 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             },
         )
     return len(created)
+
+
+def _scheduled_trf_records(
+    data: trf_module.TrfTournament, played: int, total: int, problems: list[tuple[int, int, str]]
+) -> tuple[dict[tuple[int, int], str], set[frozenset[int]]]:
+    """The TRF-2026 ``240`` byes and ``260`` forbidden pairs that still matter after the
+    rounds played: ({(round, player id): bye kind}, forbidden pairs), adding to
+    ``problems`` what this application cannot keep.
+
+    Records about rounds already played are history (the player lines hold those
+    rounds).  A ``260`` record must cover every round still to pair, because a forbidden
+    pair here holds for the whole tournament: forbidding it in more rounds than the file
+    says, or dropping it, would both change later pairings, so such a file is refused.
+    """
+    ids = {p.id for p in data.players}
+    byes: dict[tuple[int, int], str] = {}
+    for kind, number, pids in data.round_byes():
+        if number <= played:
+            continue
+        if number > total:
+            problems.append((0, 0, f"A 240 record gives a bye in round {number}, "
+                                   f"but the tournament has {total} rounds."))
+            continue
+        for pid in pids:
+            if pid not in ids:
+                problems.append((0, 0, f"A 240 record for round {number} names player {pid}, "
+                                       "who is not in the file."))
+            else:
+                byes[(number, pid)] = kind
+    forbidden = set(data.forbidden)
+    for first, last, pids in data.round_forbidden():
+        if last <= played or first > total:
+            continue
+        missing = [pid for pid in pids if pid not in ids]
+        if missing:
+            problems.append((0, 0, f"A 260 record (rounds {first}-{last}) names player(s) "
+                                   f"{', '.join(map(str, missing))}, who are not in the file."))
+        elif first > played + 1 or last < total:
+            problems.append((0, 0, f"A 260 record forbids players {', '.join(map(str, pids))} to meet in rounds "
+                                   f"{first}-{last} only; here a forbidden pair holds for every round still to "
+                                   f"pair ({played + 1}-{total}). Change the record to cover those rounds, or "
+                                   "remove it and add the pair on the Forbidden pairs page after the import."))
+        else:
+            forbidden |= {frozenset((a, b)) for i, a in enumerate(pids) for b in pids[i + 1:]}
+    return byes, forbidden
 
 
 def colour_choice_label(t: Tournament) -> str:

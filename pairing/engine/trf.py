@@ -60,6 +60,7 @@ Complexity: O(size of the file).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from itertools import combinations
@@ -155,6 +156,15 @@ class TrfTournament:
                     last = k
         return last
 
+    def round_byes(self) -> list[tuple[str, int, list[int]]]:
+        """TRF-2026 ``240`` records: (bye type F/H/Z, round, player ids), in file order."""
+        return [rec for line in self.extra_lines if line[:3] == "240" and (rec := _parse_240(line, 0))]
+
+    def round_forbidden(self) -> list[tuple[int, int, list[int]]]:
+        """TRF-2026 ``260`` records: (first round, last round, player ids), in file order;
+        every pair among the ids is forbidden in those rounds."""
+        return [rec for line in self.extra_lines if line[:3] == "260" and (rec := _parse_260(line, 0))]
+
     def effective_initial_colour(self) -> Colour:
         """``initial_colour`` if the file gives it; otherwise, as TRF-2026 (tag 152)
         says, the colour of the highest ranked player paired in round 1; White when
@@ -230,16 +240,12 @@ class TrfTournament:
         if round_number == played + 1:
             absent |= self.absent_next
         forbidden = set(self.forbidden)
-        for line in self.extra_lines:
-            code = line[:3]
-            if code == "240":
-                rec = _parse_240(line, 0)
-                if rec is not None and rec[1] == round_number:
-                    absent |= set(rec[2])
-            elif code == "260":
-                rec260 = _parse_260(line, 0)
-                if rec260 is not None and rec260[0] <= round_number <= rec260[1]:
-                    forbidden |= {frozenset(c) for c in combinations(rec260[2], 2)}
+        for _kind, rnd, ids in self.round_byes():
+            if rnd == round_number:
+                absent |= set(ids)
+        for first, last, ids in self.round_forbidden():
+            if first <= round_number <= last:
+                forbidden |= {frozenset(c) for c in combinations(ids, 2)}
         return Snapshot(
             players=tuple(players),
             round_number=round_number,
@@ -923,6 +929,14 @@ def _player_line(p: TrfPlayer) -> str:
 def _fmt_decimal(value: Decimal) -> str:
     text = format(value.normalize(), "f")
     return text
+
+
+def bye_record(kind: str, round_number: int, ids: Iterable[int]) -> str:
+    """A TRF-2026 ``240`` record: requested bye ``kind`` (F, H or Z) in ``round_number``
+    for the players ``ids`` (for ``extra_lines``; read back by :meth:`TrfTournament.round_byes`)."""
+    if kind not in ("F", "H", "Z"):
+        raise ValueError(f"bye type must be F, H or Z, not {kind!r}")
+    return f"240 {kind} {round_number:3d} " + " ".join(f"{i:4d}" for i in sorted(ids))
 
 
 def dump_trf(t: TrfTournament) -> str:

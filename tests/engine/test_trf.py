@@ -18,6 +18,7 @@ from pairing.engine.trf import (
     TrfPlayer,
     TrfProblem,
     TrfTournament,
+    bye_record,
     dump_trf,
     parse_trf,
     tournament_from_snapshot,
@@ -351,6 +352,23 @@ def test_240_byes_apply_to_their_round_only() -> None:
     assert t.snapshot(1).absent == frozenset({2, 3})
     assert t.snapshot(2).absent == frozenset({4})
     assert "240 H 001    2    3" in t.extra_lines
+
+
+def test_240_records_are_written_in_their_columns_and_read_back() -> None:
+    """240 T RRR id...: type in column 5, round in 7-9, ids from column 11 (TRF-2026)."""
+    line = bye_record("H", 2, [3, 1])
+    assert line == "240 H   2    1    3"
+    assert line[4] == "H" and line[6:9] == "  2" and line[10:14] == "   1"
+    t = parse_lines([*ROUND_ONE, "XXR 3", line, bye_record("Z", 3, [4])])
+    assert t.round_byes() == [("H", 2, [1, 3]), ("Z", 3, [4])]
+    assert t.snapshot(2).absent == frozenset({1, 3})
+    with pytest.raises(ValueError, match="F, H or Z"):
+        bye_record("U", 2, [1])
+
+
+def test_260_records_are_listed_with_their_rounds() -> None:
+    t = parse_lines([*ROUND_ONE, "XXR 5", "260 002 003    1    2    3"])
+    assert t.round_forbidden() == [(2, 3, [1, 2, 3])]
 
 
 def test_forbidden_pairs_are_written_one_xxp_line_each_and_read_back() -> None:

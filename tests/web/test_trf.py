@@ -98,3 +98,102 @@ def test_an_empty_import_is_refused(chief_client, tournament):
     response = chief_client.post(reverse("pairing:trf_import", args=[tournament.slug]), {"text": ""})
     assert "Paste the TRF text" in response.content.decode()
     assert Player.objects.count() == 0
+
+
+# ---------------------------------------------- TRF-2026 240 (byes) and 260 (forbidden pairs)
+
+
+def _import(client, owner, text):
+    fresh = Tournament.objects.create(slug="continued", name="Continued", owner=owner)
+    response = client.post(reverse("pairing:trf_import", args=[fresh.slug]), {"text": text})
+    return fresh, response
+
+
+def _record_240(kind, number, *ids):
+    return f"240 {kind} {number:3d} " + " ".join(f"{i:4d}" for i in ids) + "\n"
+
+
+def _record_260(first, last, *ids):
+    return f"260 {first:3d} {last:3d} " + " ".join(f"{i:4d}" for i in ids) + "\n"
+
+
+def test_import_keeps_byes_requested_for_rounds_still_to_play(chief_client, chief, tournament, players):
+    """Two rounds played; 240 records ask a half-point bye in round 3 for 3 and 5 and a
+    zero-point bye in round 4 for 7; the round-2 record is history (the player lines hold it)."""
+    played_tournament(tournament, chief, rounds=2)
+    text = (adapter.export_trf(tournament) + _record_240("H", 3, 3, 5) + _record_240("Z", 4, 7)
+            + _record_240("F", 2, 9))
+    fresh, response = _import(chief_client, chief, text)
+    assert response.status_code == 302
+    byes = {(b.round_number, b.player.name, b.kind) for b in Bye.objects.filter(tournament=fresh, round_number__gt=2)}
+    names = {p.tpn: p.name for p in tournament.player_set.all()}
+    assert byes == {(3, names[3], ByeKind.HALF), (3, names[5], ByeKind.HALF), (4, names[7], ByeKind.ZERO)}
+    rnd = adapter.pair_next_round(fresh, chief)
+    paired = {p.name for g in rnd.games() for p in (g.white, g.black)}
+    assert names[3] not in paired and names[5] not in paired and names[7] in paired
+
+
+def test_import_keeps_a_260_pair_that_covers_every_round_still_to_pair(chief_client, chief, tournament, players):
+    fresh, response = _import(chief_client, chief, adapter.export_trf(tournament) + _record_260(1, 5, 1, 6))
+    assert response.status_code == 302
+    (pair,) = fresh.forbiddenpair_set.select_related("player_a", "player_b")
+    assert {pair.player_a.tpn, pair.player_b.tpn} == {1, 6}
+    met = {frozenset((g.white.tpn, g.black.tpn)) for g in adapter.pair_next_round(fresh, chief).games()}
+    assert frozenset((1, 6)) not in met
+
+
+def test_a_260_pair_for_some_rounds_only_is_refused_and_nothing_is_written(chief_client, chief, tournament, players):
+    """A pair forbidden here holds for every round; forbidding it in rounds 4-5 too, or
+    dropping it, would change pairings the file did not ask to change."""
+    fresh, response = _import(chief_client, chief, adapter.export_trf(tournament) + _record_260(2, 3, 1, 6))
+    body = response.content.decode()
+    assert response.status_code == 400
+    assert "forbids players 1, 6 to meet in rounds 2-3 only" in body
+    assert "Nothing was imported" in body
+    assert not fresh.player_set.exists() and not fresh.forbiddenpair_set.exists()
+
+
+def test_a_260_record_about_rounds_already_played_is_history(chief_client, chief, tournament, players):
+    played_tournament(tournament, chief, rounds=2)
+    fresh, response = _import(chief_client, chief, adapter.export_trf(tournament) + _record_260(1, 2, 1, 6))
+    assert response.status_code == 302
+    assert not fresh.forbiddenpair_set.exists()
+
+
+def test_byes_and_pairs_naming_unknown_players_or_rounds_are_refused(chief_client, chief, tournament, players):
+    text = adapter.export_trf(tournament) + _record_240("H", 9, 2) + _record_240("Z", 2, 42) + _record_260(1, 5, 3, 77)
+    fresh, response = _import(chief_client, chief, text)
+    body = response.content.decode()
+    assert response.status_code == 400
+    assert "bye in round 9, but the tournament has 5 rounds" in body
+    assert "names player 42, who is not in the file" in body
+    assert "names player(s) 77, who are not in the file" in body
+    assert not fresh.player_set.exists() and not Bye.objects.filter(tournament=fresh).exists()
+
+
+def test_export_writes_requested_byes_ahead_with_their_kind_and_an_import_restores_them(
+    chief_client, chief, tournament, players
+):
+    """XXZ only says 'absent next round'; the 240 records keep half-point and zero-point
+    apart and reach past the next round, so a round trip changes no bye."""
+    played_tournament(tournament, chief, rounds=2)
+    by_tpn = {p.tpn: p for p in tournament.player_set.all()}
+    for tpn, number, kind in [(3, 3, ByeKind.HALF), (5, 3, ByeKind.ZERO), (7, 5, ByeKind.HALF)]:
+        Bye.objects.create(tournament=tournament, player=by_tpn[tpn], round_number=number, kind=kind)
+    text = adapter.export_trf(tournament)
+    assert "240 H   3    3\n" in text and "240 Z   3    5\n" in text and "240 H   5    7\n" in text
+    assert dump_trf(parse_trf(text)) == text
+    assert parse_trf(text).snapshot().absent == {3, 5}  # the engine's own reader agrees
+    fresh, response = _import(chief_client, chief, text)
+    assert response.status_code == 302
+
+    def ahead(t):
+        return {(b.player.name, b.round_number, b.kind) for b in Bye.objects.filter(tournament=t, round_number__gt=2)}
+
+    assert ahead(fresh) == ahead(tournament)
+
+    def records(trf):
+        return [line for line in trf.splitlines() if line[:3] in ("001", "240", "XXZ", "XXR", "XXS")]
+
+    fresh.refresh_from_db()
+    assert records(adapter.export_trf(fresh)) == records(text)
