@@ -247,16 +247,6 @@ _GAME_FRACTION = {
     Result.LOSS_UNRATED: 0,
     Result.FORFEIT_LOSS: 0,
 }  # result in half points, for the rating-based tie-breaks
-_MIRROR_RESULTS = {
-    Result.WIN: {Result.LOSS},
-    Result.LOSS: {Result.WIN},
-    Result.DRAW: {Result.DRAW},
-    Result.WIN_UNRATED: {Result.LOSS_UNRATED},
-    Result.LOSS_UNRATED: {Result.WIN_UNRATED},
-    Result.DRAW_UNRATED: {Result.DRAW_UNRATED},
-    Result.FORFEIT_WIN: {Result.FORFEIT_LOSS},
-    Result.FORFEIT_LOSS: {Result.FORFEIT_WIN, Result.FORFEIT_LOSS},  # double forfeit
-}
 
 # The same tables keyed by the TRF code: hashing a str is much cheaper than an Enum member.
 _GAME = frozenset(r.value for r in _GAME_RESULTS)
@@ -266,7 +256,7 @@ _AVAILABLE_UNPLAYED = frozenset({Result.PAIRING_BYE.value, Result.FORFEIT_WIN.va
 _BYE = frozenset(r.value for r in Result if r.is_bye)
 _WON_CODES = frozenset(r.value for r in _WON)
 _HALF_POINTS = {r.value: h for r, h in _GAME_FRACTION.items()}
-_MIRROR = {r.value: frozenset(m.value for m in ms) for r, ms in _MIRROR_RESULTS.items()}
+_MIRROR = {r.value: frozenset(m.value for m in r.opponent_results) for r in Result if r.opponent_results}
 
 
 def _validate(t: TBTournament) -> dict[int, int]:

@@ -55,11 +55,27 @@ class Result(enum.Enum):
         """No opponent at all this round (PAB, requested byes, absence)."""
         return self in _BYES
 
+    @property
+    def opponent_results(self) -> frozenset[Result]:
+        """What the opponent's line may record for the same game: 1 against 0, = against
+        =, + against - (and - against - for a double forfeit).  Empty for byes."""
+        return _OPPONENT_RESULTS.get(self, frozenset())
+
 
 _PLAYED = frozenset(
     {Result.WIN, Result.DRAW, Result.LOSS, Result.WIN_UNRATED, Result.DRAW_UNRATED, Result.LOSS_UNRATED}
 )
 _BYES = frozenset({Result.PAIRING_BYE, Result.FULL_BYE, Result.HALF_BYE, Result.ZERO_BYE})
+_OPPONENT_RESULTS = {
+    Result.WIN: frozenset({Result.LOSS}),
+    Result.LOSS: frozenset({Result.WIN}),
+    Result.DRAW: frozenset({Result.DRAW}),
+    Result.WIN_UNRATED: frozenset({Result.LOSS_UNRATED}),
+    Result.LOSS_UNRATED: frozenset({Result.WIN_UNRATED}),
+    Result.DRAW_UNRATED: frozenset({Result.DRAW_UNRATED}),
+    Result.FORFEIT_WIN: frozenset({Result.FORFEIT_LOSS}),
+    Result.FORFEIT_LOSS: frozenset({Result.FORFEIT_WIN, Result.FORFEIT_LOSS}),  # double forfeit
+}
 
 
 @dataclass(frozen=True)

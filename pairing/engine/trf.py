@@ -281,16 +281,6 @@ _PAIRED_RESULTS = frozenset(
         Result.FORFEIT_LOSS,
     }
 )
-_COUNTERPART = {
-    Result.WIN: {Result.LOSS},
-    Result.LOSS: {Result.WIN},
-    Result.DRAW: {Result.DRAW},
-    Result.WIN_UNRATED: {Result.LOSS_UNRATED},
-    Result.LOSS_UNRATED: {Result.WIN_UNRATED},
-    Result.DRAW_UNRATED: {Result.DRAW_UNRATED},
-    Result.FORFEIT_WIN: {Result.FORFEIT_LOSS},
-    Result.FORFEIT_LOSS: {Result.FORFEIT_WIN, Result.FORFEIT_LOSS},
-}
 _XXS_KEYS = {
     "WW": ("win",),
     "BW": ("win",),
@@ -841,7 +831,7 @@ def parse_trf(text: str) -> TrfTournament:
             if p.id > opp.id:
                 continue  # each pair checked once, from the lower id
             oe = opp.history[rnd - 1]
-            if e.result not in _COUNTERPART or oe.result not in _COUNTERPART[e.result]:
+            if oe.result not in e.result.opponent_results:
                 rd.err(
                     w.line,
                     w.start + 7,
