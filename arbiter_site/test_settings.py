@@ -15,3 +15,16 @@ AXES_ENABLED = False
 # The live server's threads must not keep connections open, or PostgreSQL refuses to
 # drop the test database at the end.
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A test database in a file, not in memory: with an in-memory database the live
+    # server's request threads all share the test's one connection, so two requests the
+    # browser sends at once (inline validation while a form is submitted) interleave
+    # their savepoints ("no such savepoint").  A file gives every thread its own
+    # connection, as in production.
+    import os
+    import tempfile
+
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.gettempdir(), f"dubov-test-{os.getpid()}.sqlite3")
+    }
