@@ -648,6 +648,9 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             problems.append((0, 0, f"Player {p.id} ({p.name}): rating {p.rating} out of range."))
         if not p.name.strip():
             problems.append((0, 0, f"Player {p.id}: no name."))
+    if data.total_rounds is not None and not 1 <= data.total_rounds <= 99:
+        problems.append((0, 0, f"The file gives {data.total_rounds} rounds; a tournament has 1 to 99."))
+    problems.extend((0, 0, message) for message in _point_system_problems(data.points))
     byes_ahead, forbidden_ahead = _scheduled_trf_records(data, played, total, problems)
     if problems:
         raise ImportRefused(problems)
@@ -740,6 +743,30 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             },
         )
     return len(created)
+
+
+def _point_system_problems(ps: PointSystem) -> list[str]:
+    """What this application cannot store of a file's point system (XXS / 162): the same
+    rules as the settings form, one decimal, and forfeit win / full-point bye scoring as
+    a win, forfeit loss as a loss, zero-point bye 0 (README: "Points")."""
+    problems = []
+    values = {"win": ps.win, "draw": ps.draw, "loss": ps.loss, "PAB": ps.pairing_bye, "half-point bye": ps.half_bye}
+    for name, value in values.items():
+        if value != value.quantize(Decimal("0.1")) or not 0 <= value < 1000:
+            problems.append(f"Point system: {name} = {value}; points need one decimal at most, from 0 to 999.9.")
+    if not ps.win > ps.draw >= ps.loss >= 0:
+        problems.append(f"Point system: win {ps.win}, draw {ps.draw}, loss {ps.loss}; points must satisfy "
+                        "win > draw ≥ loss ≥ 0.")
+    for name, value in (("PAB", ps.pairing_bye), ("half-point bye", ps.half_bye)):
+        if not 0 <= value <= ps.win:
+            problems.append(f"Point system: {name} = {value}; it must be between 0 and the points for a win.")
+    for name, value, expected in (("forfeit win", ps.forfeit_win, ps.win), ("full-point bye", ps.full_bye, ps.win),
+                                  ("forfeit loss", ps.forfeit_loss, ps.loss), ("zero-point bye", ps.zero_bye, 0)):
+        if value != expected:
+            problems.append(f"Point system: {name} = {value}, but here it scores {expected} "
+                            "(forfeit wins and full-point byes as a win, forfeit losses as a loss, "
+                            "zero-point byes 0).")
+    return problems
 
 
 def _scheduled_trf_records(

@@ -197,3 +197,33 @@ def test_export_writes_requested_byes_ahead_with_their_kind_and_an_import_restor
 
     fresh.refresh_from_db()
     assert records(adapter.export_trf(fresh)) == records(text)
+
+
+def test_a_point_system_this_application_cannot_keep_is_refused(chief_client, chief, tournament, players):
+    """Found by tests/web/test_trf_import_fuzz.py: a PAB worth more than a win reached the
+    database's check constraint (a server error).  Such files are now refused, as are
+    point systems the settings cannot express, instead of being changed silently."""
+    base = adapter.export_trf(tournament)
+    assert " PAB=1 FW=1 " in base and " WD=0.5 BD=0.5 " in base
+    cases = {
+        ("PAB=1", "PAB=3"): "PAB = 3; it must be between 0 and the points for a win",
+        ("FW=1", "FW=3"): "forfeit win = 3, but here it scores 1",
+        ("WD=0.5 BD=0.5", "WD=0.25 BD=0.25"): "draw = 0.25; points need one decimal at most",
+    }
+    for (old, change), message in cases.items():
+        text = base.replace(f" {old} ", f" {change} ")
+        Tournament.objects.filter(slug="continued").delete()
+        fresh, response = _import(chief_client, chief, text)
+        assert response.status_code == 400, change
+        assert message in response.content.decode(), change
+        assert not fresh.player_set.exists()
+    fresh.refresh_from_db()
+    assert fresh.point_pab == 1
+
+
+def test_more_rounds_than_a_tournament_can_have_is_refused(chief_client, chief, tournament, players):
+    text = adapter.export_trf(tournament).replace("XXR 5", "XXR 150")
+    fresh, response = _import(chief_client, chief, text)
+    assert response.status_code == 400
+    assert "The file gives 150 rounds; a tournament has 1 to 99." in response.content.decode()
+    assert not fresh.player_set.exists()
