@@ -18,7 +18,7 @@ from .models import TITLE_ORDER, ColourMethod, ForbiddenPair, Player, Tournament
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 FED_RE = re.compile(r"^[A-Z]{3}$")
-FIDE_ID_RE = re.compile(r"^\d{1,11}$")
+FIDE_ID_RE = re.compile(r"^[0-9]{1,11}$")
 
 
 def _clean_federation(value: str) -> str:
@@ -223,6 +223,9 @@ class ParsedPlayer:
 LIST_COLUMNS = ["name", "rating", "title", "federation", "fide_id", "birth_date", "sex", "club"]
 
 
+_DELIMITER_NAMES = {"\t": "tab", ";": "semicolon", ",": "comma"}
+
+
 def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPlayer], list[str]]:
     """Parse a pasted or uploaded list, one player a line.
 
@@ -233,17 +236,20 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
     needs quotes when commas separate columns.  Returns (players, errors); errors
     name the line.
     """
-    lines = [ln for ln in text.splitlines()]
+    lines = text.splitlines()  # any line ending: \r\n, \n, a lone \r, ...
     sample = "\n".join(lines[:5])
     delimiter = "\t" if "\t" in sample else (";" if ";" in sample else ",")
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=True)
+    try:
+        rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter, skipinitialspace=True))
+    except csv.Error as exc:
+        return [], [f"The list cannot be read as {_DELIMITER_NAMES[delimiter]}-separated columns: {exc}."]
     players: list[ParsedPlayer] = []
     errors: list[str] = []
     seen_ids: dict[str, int] = {}
     existing_ids = set(
         Player.objects.filter(tournament=tournament).exclude(fide_id="").values_list("fide_id", flat=True)
     )
-    for line_no, row in enumerate(reader, start=1):
+    for line_no, row in enumerate(rows, start=1):
         row = [c.strip() for c in row]
         if not any(row):
             continue
@@ -263,7 +269,7 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
         rating = 0
         if not v["rating"]:
             rating, provisional = 1000, True
-        elif not v["rating"].isdigit() or not 1 <= int(v["rating"]) <= 3500:
+        elif not (v["rating"].isascii() and v["rating"].isdigit()) or not 1 <= int(v["rating"]) <= 3500:
             problems.append(f"rating {v['rating']!r} is not a number between 1 and 3500")
         else:
             rating = int(v["rating"])

@@ -60,7 +60,7 @@ def _seen_byes(raw: str | None) -> dict[int, str] | None:
     seen = {}
     for item in filter(None, raw.split(",")):
         pk, _, kind = item.partition(":")
-        if pk.isdigit():
+        if pk.isascii() and pk.isdigit():
             seen[int(pk)] = kind
     return seen
 

@@ -84,3 +84,13 @@ def test_a_bad_withdrawal_round_is_refused(chief_client, tournament, players):
 def test_a_full_point_bye_can_be_requested(chief_client, tournament, players):
     chief_client.post(absences_url(tournament), {"round": 1, f"kind-{players[0].pk}": ByeKind.FULL})
     assert Bye.objects.get().kind == ByeKind.FULL
+
+
+def test_a_garbled_list_of_byes_seen_is_not_a_server_error(chief_client, tournament, players):
+    """The page sends back the byes it showed ("pk:kind,..."); a tampered or garbled
+    value ('²' is a digit to str.isdigit() but not to int()) is ignored, not a 500."""
+    response = chief_client.post(
+        absences_url(tournament), {"round": 1, f"kind-{players[0].pk}": ByeKind.HALF, "seen": "²:H,x:Z,"}
+    )
+    assert response.status_code in (200, 302)
+    assert Bye.objects.get().kind == ByeKind.HALF
