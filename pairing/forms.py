@@ -324,6 +324,14 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
     return players, errors
 
 
+def _refuse_nul(text: str) -> None:
+    """An uploaded file with NUL characters is not a text file (and PostgreSQL stores no
+    NUL in text); a pasted text is checked by the CharField's own validator."""
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise forms.ValidationError(f"Line {line}: the file contains a NUL character; it is not a text file.")
+
+
 class PlayerListForm(forms.Form):
     text = forms.CharField(
         label="Players, one a line",
@@ -347,6 +355,7 @@ class PlayerListForm(forms.Form):
                 text = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError as exc:
                 raise forms.ValidationError("The file is not UTF-8 text.") from exc
+            _refuse_nul(text)
         if not text.strip():
             raise forms.ValidationError("Paste a list or choose a file.")
         players, errors = parse_player_list(text, self.tournament)
@@ -372,6 +381,7 @@ class TrfImportForm(forms.Form):
                 text = raw.decode("utf-8-sig")
             except UnicodeDecodeError:
                 text = raw.decode("latin-1")
+            _refuse_nul(text)
         if not text.strip():
             raise forms.ValidationError("Paste the TRF text or choose a file.")
         data["trf"] = text

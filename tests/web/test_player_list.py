@@ -116,3 +116,13 @@ def test_any_pasted_list_is_registered_whole_or_refused_with_line_numbers(chief,
             raise _Undo
     except _Undo:
         pass
+
+
+def test_an_uploaded_file_with_a_nul_character_is_refused(chief_client, tournament):
+    """PostgreSQL stores no NUL in text: such a file reached the database (a server
+    error there).  It is refused, with its line, on every database."""
+    upload = SimpleUploadedFile("players.csv", b"Kovac, Tina; 2210\nHor\x00vat, Luka; 2305\n")
+    response = chief_client.post(import_url(tournament), {"file": upload})
+    assert response.status_code == 400
+    assert "Line 2: the file contains a NUL character" in response.content.decode()
+    assert Player.objects.count() == 0

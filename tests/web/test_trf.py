@@ -227,3 +227,13 @@ def test_more_rounds_than_a_tournament_can_have_is_refused(chief_client, chief, 
     assert response.status_code == 400
     assert "The file gives 150 rounds; a tournament has 1 to 99." in response.content.decode()
     assert not fresh.player_set.exists()
+
+
+def test_an_uploaded_trf_file_with_a_nul_character_is_refused(chief_client, chief, tournament, players):
+    text = adapter.export_trf(tournament).replace("XXR 5", "XXR 5\x00")
+    fresh = Tournament.objects.create(slug="continued", name="Continued", owner=chief)
+    upload = SimpleUploadedFile("t.trf", text.encode())
+    response = chief_client.post(reverse("pairing:trf_import", args=[fresh.slug]), {"file": upload})
+    assert response.status_code == 400
+    assert "the file contains a NUL character" in response.content.decode()
+    assert not fresh.player_set.exists()
