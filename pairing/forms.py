@@ -390,7 +390,8 @@ class TrfImportForm(forms.Form):
 
 class WithdrawForm(forms.Form):
     from_round = forms.IntegerField(
-        required=False, min_value=1, help_text="Not paired from this round on; empty: back in the tournament."
+        required=False, min_value=1, max_value=99,
+        help_text="Not paired from this round on; empty: back in the tournament.",
     )
 
 

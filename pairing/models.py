@@ -642,6 +642,8 @@ class Player(models.Model):
                 raise ValueError(
                     f"Round {from_round} is already paired; a withdrawal starts with round {published + 1} or later."
                 )
+            if from_round is not None and from_round > t.rounds:
+                raise ValueError(f"The tournament has {t.rounds} rounds; there is no round {from_round}.")
             before = Player.objects.get(pk=self.pk).withdrawn_from_round
             self.withdrawn_from_round = from_round
             self.save(update_fields=["withdrawn_from_round"])

@@ -98,7 +98,7 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     player = get_player(t, pk)
     form = WithdrawForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Give the round number the withdrawal starts with.")
+        messages.error(request, f"Give the round number (1 to {t.rounds}) the withdrawal starts with.")
         return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
     try:
         messages.success(request, player.withdraw(form.cleaned_data["from_round"], request.user))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.urls import reverse
 
 from pairing import adapter
@@ -78,6 +79,18 @@ def test_a_bad_withdrawal_round_is_refused(chief_client, tournament, players):
         reverse("pairing:player_withdraw", args=[tournament.slug, players[3].pk]), {"from_round": "x"}, follow=True
     )
     assert "round number" in response.content.decode()
+    assert Player.objects.get(pk=players[3].pk).withdrawn_from_round is None
+
+
+@pytest.mark.parametrize("from_round", ["6", "99", "99999999999999999999"])
+def test_a_withdrawal_after_the_last_round_is_refused(chief_client, tournament, players, from_round):
+    """The tournament has 5 rounds: a withdrawal from round 6 (or a number no
+    database column holds, once a server error) is refused and nothing changes."""
+    response = chief_client.post(
+        reverse("pairing:player_withdraw", args=[tournament.slug, players[3].pk]), {"from_round": from_round}, follow=True
+    )
+    text = response.content.decode()
+    assert "there is no round" in text or "1 to 5" in text
     assert Player.objects.get(pk=players[3].pk).withdrawn_from_round is None
 
 
