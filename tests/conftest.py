@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from hypothesis import settings
+
+# Property tests draw the same examples on every run by default, so a CI run that
+# passed once passes again; HYPOTHESIS_PROFILE=explore draws new ones (look for bugs).
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 PASSWORD = "correct-horse-battery"
 
