@@ -2,14 +2,18 @@
 
 log in with the login form, create a public tournament with the form, register players
 one by one and from a pasted list, pair round 1, publish it, enter every result from
-the keyboard, then follow the public standings as an anonymous visitor in a fresh
-browser (names and points).  Phone-sized screenshots of results entry and of the public
+the keyboard, pair and play round 2, download the TRF export (which the engine's
+checker re-pairs identically, round by round), then follow the public standings as an
+anonymous visitor in a fresh browser (names and points).  Phone-sized screenshots of results entry and of the public
 standings too.  Screenshots: artifacts/screenshots/flow-*.png.
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -31,7 +35,7 @@ def points_text(value: float) -> str:
     return f"{value:g}"  # as the standings print them: 1, 0.5, 0
 
 
-def test_whole_flow_through_the_ui_then_public_standings(live_server, chromium):
+def test_whole_flow_through_the_ui_then_public_standings(live_server, chromium, tmp_path):
     from django.contrib.auth import get_user_model
 
     from pairing.models import Player, Round, RoundStatus, Tournament
@@ -125,22 +129,61 @@ def test_whole_flow_through_the_ui_then_public_standings(live_server, chromium):
         expected[white] = w_pts
         expected[black] = b_pts
     assert sorted(expected) == sorted(name for name, _ in SINGLE + PASTED)
+
+    # 7. pair again: round 2 from the tournament page, all draws by keyboard
+    page.goto(f"{base}/t/village-rapid/")
+    page.click("#pair-next")
+    page.wait_for_selector("text=Why this pairing")
+    page.click("#publish")
+    page.wait_for_selector("#progress")
+    assert "0 of 3" in page.inner_text("#progress")
+    round2 = Round.objects.get(tournament=t, number=2)
+    pairs2 = {frozenset((g.white.tpn, g.black.tpn)) for g in round2.game_set.select_related("white", "black")}
+    assert len(pairs2) == 3
+    page.locator("#board-1").focus()
+    for n in (1, 2, 3):
+        page.keyboard.press("=")
+        page.wait_for_function(f"document.querySelector('#progress').innerText.includes('{n} of 3')")
+        if n < 3:
+            page.wait_for_function(f"document.activeElement && document.activeElement.id === 'board-{n + 1}'")
+    assert "round complete" in page.inner_text("#progress")
+
+    # 8. export TRF from the tournament page: the file holds both rounds, and the
+    # engine's checker re-pairs each of them from the rounds before it identically
+    page.goto(f"{base}/t/village-rapid/")
+    with page.expect_download() as download_info:
+        page.click("text=Export TRF-16")
+    trf = Path(download_info.value.path()).read_text(encoding="utf-8")
+    from pairing.engine.trf import parse_trf
+
+    exported = parse_trf(trf)
+    assert exported.rounds_played() == 2 and len(exported.players) == 6
+    by_id = {p.id: p for p in exported.players}
+    assert {frozenset((p.id, p.history[1].opponent)) for p in by_id.values()} == pairs2
+    trf_file = tmp_path / "village-rapid.trf"
+    trf_file.write_text(trf, encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    check = subprocess.run(
+        [sys.executable, "-m", "pairing.engine", "--dubov", str(trf_file), "-c"],
+        cwd=root, capture_output=True, text=True, timeout=60,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
     arbiter.close()
 
-    # 7. anyone, not logged in, in a fresh browser: the public standings
+    # 9. anyone, not logged in, in a fresh browser: the public standings
     visitor = chromium.new_context(viewport={"width": 1200, "height": 900})
     public = visitor.new_page()
     public.goto(f"{base}/t/village-rapid/standings/")
     assert "/accounts/login/" not in public.url
     public.wait_for_selector("#standings")
-    assert "after round 1" in public.inner_text("h1")
+    assert "after round 2" in public.inner_text("h1")
     rows = public.locator("#standings tbody tr")
     assert rows.count() == 6
     seen = {}
     for i in range(rows.count()):
         row = rows.nth(i)
         seen[row.locator("td.name").inner_text().strip()] = row.locator("strong").inner_text().strip()
-    assert seen == {name: points_text(pts) for name, pts in expected.items()}
+    assert seen == {name: points_text(pts + 0.5) for name, pts in expected.items()}  # round 2: all draws
     # a winner is ranked above a loser
     ranked = list(seen)
     assert ranked.index(boards[0][0]) < ranked.index(boards[0][1])
