@@ -1,9 +1,35 @@
+"""The Django admin: the site's administrator looks at everything, changes little.
+
+Results, pairings, players, byes and settings are changed in the app, where every change
+is checked, locked against a concurrent one and written to the tournament's audit trail.
+An edit here would bypass all three (a result corrected in the admin would neither
+complete its round nor appear in the trail), so those models are read-only.  What only
+the administrator can do is here: hand a tournament to another owner, set its deputies,
+delete it; owner and deputy changes are logged in the tournament's audit trail.
+"""
+
+from __future__ import annotations
+
 from django.contrib import admin
+from django.db import transaction
 
-from .models import AuditEntry, Bye, Game, Player, Round, Tournament
+from .models import AuditAction, AuditEntry, Bye, Game, Player, Round, Tournament
 
 
-class PlayerInline(admin.TabularInline):
+class ReadOnlyMixin:
+    """Viewed in the admin, changed only in the app."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class PlayerInline(ReadOnlyMixin, admin.TabularInline):
     model = Player
     extra = 0
     fields = ["tpn", "title", "name", "rating", "rating_provisional", "federation", "withdrawn_from_round"]
@@ -11,34 +37,66 @@ class PlayerInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    """Owner and deputies are editable (logged in the audit trail); the rest is read-only
+    here and set on the tournament's settings page."""
+
     list_display = ["name", "slug", "place", "start_date", "rounds", "owner", "public", "ranking_frozen"]
     list_filter = ["public"]
     search_fields = ["name", "slug", "place"]
     filter_horizontal = ["deputies"]
     inlines = [PlayerInline]
+    editable = ("owner", "deputies")
+
+    def has_add_permission(self, request) -> bool:
+        return False  # created in the app, which draws the initial colour and logs it
+
+    def get_deleted_objects(self, objs, request):
+        """A tournament goes with its players, rounds, byes and trail, although none of
+        those can be deleted one by one here."""
+        deleted, counts, _perms_needed, protected = super().get_deleted_objects(objs, request)
+        return deleted, counts, set(), protected
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in self.model._meta.get_fields() if f.concrete and f.name not in self.editable]
+
+    @staticmethod
+    def _people(t: Tournament) -> dict:
+        return {"owner": t.owner.get_username(), "deputies": t.deputy_names()}
+
+    def save_model(self, request, obj, form, change) -> None:
+        # before the row and its deputies are written (save_related writes the deputies)
+        obj._audit_before = self._people(Tournament.objects.get(pk=obj.pk))
+        super().save_model(request, obj, form, change)
+
+    @transaction.atomic
+    def save_related(self, request, form, formsets, change) -> None:
+        super().save_related(request, form, formsets, change)
+        t = form.instance
+        before, after = t._audit_before, self._people(t)
+        changed = [k for k in before if before[k] != after[k]]
+        if changed:
+            AuditEntry.log(
+                t, request.user, AuditAction.DEPUTY if changed == ["deputies"] else AuditAction.SETTINGS,
+                "Changed in the site admin: " + " and ".join(changed) + ".", obj=t, label=t.name,
+                before={k: before[k] for k in changed}, after={k: after[k] for k in changed},
+            )
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["name", "tournament", "tpn", "title", "rating", "federation", "withdrawn_from_round"]
     list_filter = ["tournament"]
     search_fields = ["name", "fide_id"]
 
 
-class GameInline(admin.TabularInline):
-    """Boards are written by pairing (with their seats); the admin only corrects results."""
-
+class GameInline(ReadOnlyMixin, admin.TabularInline):
     model = Game
     extra = 0
     fields = ["board", "white", "black", "result"]
-    readonly_fields = ["board", "white", "black"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["tournament", "number", "status", "published_at", "manual_changes"]
     list_filter = ["status", "tournament"]
     inlines = [GameInline]
@@ -46,21 +104,14 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Bye)
-class ByeAdmin(admin.ModelAdmin):
+class ByeAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["player", "tournament", "round_number", "kind"]
     list_filter = ["kind", "tournament"]
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The trail is written by the changes themselves and never edited."""
+
     list_display = ["at", "tournament", "user", "action", "label", "detail"]
     list_filter = ["action", "tournament"]
-    readonly_fields = [
-        "at", "tournament", "user", "action", "object_type", "object_id", "label", "before", "after", "detail"
-    ]
-
-    def has_add_permission(self, request) -> bool:
-        return False  # the trail is written by the changes themselves
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False

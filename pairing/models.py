@@ -802,8 +802,9 @@ class GameQuerySet(models.QuerySet["Game"]):
 class Game(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE)
     board = models.PositiveSmallIntegerField()
-    white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="white_games")
-    black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="black_games")
+    # RESTRICT: a player with games cannot be deleted, but a whole tournament can
+    white = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="white_games")
+    black = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="black_games")
     result = models.CharField(max_length=7, choices=GameResult.choices, blank=True, default=GameResult.PENDING)
     updated = models.DateTimeField(auto_now=True)
 
@@ -888,7 +889,7 @@ class Seat(models.Model):
     """
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE)
-    player = models.ForeignKey(Player, on_delete=models.PROTECT)
+    player = models.ForeignKey(Player, on_delete=models.RESTRICT)
     game = models.ForeignKey(Game, on_delete=models.CASCADE)
 
     class Meta:

@@ -132,3 +132,18 @@ def test_boards_get_one_seat_per_player(rnd, players):
 
     Game.objects.create_boards(rnd, [(1, players[0].pk, players[1].pk, ""), (2, players[2].pk, players[3].pk, "")])
     assert Seat.objects.filter(round=rnd).count() == 4
+
+
+def test_a_player_with_games_cannot_be_deleted_but_the_whole_tournament_can(chief, tournament, players):
+    """Games hold their players (RESTRICT): deleting one player would tear boards apart;
+    deleting the tournament takes games, seats and players together."""
+    from django.db.models import RestrictedError
+
+    from tests.web.helpers import play_round
+
+    play_round(tournament, chief)
+    with pytest.raises(RestrictedError):
+        Player.objects.get(pk=players[0].pk).delete()
+    assert Game.objects.count() == 5
+    tournament.delete()
+    assert not Game.objects.exists() and not Player.objects.exists()
