@@ -83,6 +83,23 @@ def test_explain_prints_the_bye_brackets_and_colours(tmp_path: Path, capsys) -> 
     assert "Colours (5.2)" in out
 
 
+def test_explain_names_the_bye_once_with_its_reasons(tmp_path: Path, capsys) -> None:
+    """11 players: the bye's player stands on its own line; the 'why' line gives the
+    2.1 criteria without naming the player again."""
+    trf = tmp_path / "odd.trf"
+    code, _, _ = run(capsys, "--dubov", "-g", "--players", "11", "--rounds", "5", "--played", "3", "--seed", "4",
+                     "-o", str(trf))
+    assert code == 0
+    code, out, _ = run(capsys, "--dubov", str(trf), "-p", "--explain")
+    assert code == 0
+    pab = next(line for line in out.splitlines() if line.endswith(" 0"))
+    player = pab.split()[0]
+    section = out.split("Pairing-allocated bye (2.1)\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert section[0] == f"  player {player}"
+    assert section[1].startswith("  why: ") and "(2.1." in section[1]
+    assert "Pairing-allocated bye to" not in out
+
+
 @needs_fixtures
 @pytest.mark.parametrize("name", ["no_legal_pairings.trf", "no_legal_pairings_odd.trf"])
 def test_no_legal_pairing_exits_1_and_names_the_players(name: str, capsys) -> None:
