@@ -108,3 +108,21 @@ def test_the_engines_sentences_name_players_by_pairing_number(chief_client, tour
     assert _readable(f"bye to {p.pk} (TPN {p.tpn}); next 9999 (TPN 1)", {p.pk: p}) == (
         f"bye to {p.name} (No {p.tpn}); next 9999 (TPN 1)"
     )
+
+
+def test_the_swap_form_lists_every_paired_player_by_number_with_names_escaped(chief_client, tournament, players):
+    """Both lists of the swap form hold the 10 paired players, "No. Name", in TPN order;
+    a name with markup is shown as text."""
+    import re
+
+    Player.objects.filter(pk=players[0].pk).update(name="<b>Bold</b> & Co")
+    pair(chief_client, tournament)
+    page = chief_client.get(reverse("pairing:round", args=[tournament.slug, 1])).content.decode()
+    for field in ("a", "b"):
+        select = re.search(rf'<select[^>]*name="{field}"[^>]*>(.*?)</select>', page, re.S)
+        assert select is not None, field
+        options = re.findall(r'<option value="(\d+)">([^<]*)</option>', select.group(1))
+        assert [label.split(".")[0] for _, label in options] == [str(n) for n in range(1, 11)]
+        assert {int(v) for v, _ in options} == {p.pk for p in players}
+        assert "1. &lt;b&gt;Bold&lt;/b&gt; &amp; Co" in select.group(1)
+    assert '<label for="id_a">' in page and 'id="id_a"' in page
