@@ -136,6 +136,7 @@ def explanation_as_json(pairing: engine.Pairing) -> dict:
             "eligible": list(ex.bye.eligible),
             "rejected_incomplete": list(ex.bye.rejected_incomplete),
             "reason": ex.bye.reason,
+            "why": ex.bye.criteria(),
         },
         "brackets": [
             {

@@ -152,15 +152,10 @@ def format_explanation(expl: Explanation, round_number: int | None = None) -> st
     out.append("Pairing-allocated bye (2.1)")
     who = "none" if bye.player is None else f"player {bye.player}"
     out.append(f"  {who}")
-    # the reason opens with "Pairing-allocated bye to <player>", said on the line above,
-    # and names the rejected players itself
-    why = bye.reason.split("; ", 1)[1] if bye.reason.startswith("Pairing-allocated bye to") and "; " in bye.reason else ""
-    if why:
-        out.append(f"  why: {why}")
+    if bye.reason:
+        out.append(f"  why: {bye.criteria()}")  # names the rejected players (2.1.2) too
     if bye.eligible:
         out.append(f"  eligible, in 2.1.3-2.1.5 order: {_ids(bye.eligible)}")
-    if bye.rejected_incomplete and not why:
-        out.append(f"  rejected, the others could not all be paired (2.1.2): {_ids(bye.rejected_incomplete)}")
     for n, br in enumerate(expl.brackets, start=1):
         out.append("")
         out.append(f"Bracket {n}: score {br.score}")

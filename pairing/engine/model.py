@@ -190,6 +190,13 @@ class ByeDecision:
     rejected_incomplete: tuple[int, ...] = ()  # eligible but fail 2.1.2 (C4), tried before the choice
     reason: str = ""
 
+    def criteria(self) -> str:
+        """``reason`` without its opening "Pairing-allocated bye to <player>" clause, for a
+        display that has named the player already (the criteria of 2.1 that decided and
+        the players rejected under 2.1.2 remain); the whole reason otherwise."""
+        head, sep, rest = self.reason.partition("; ")
+        return rest if sep and head.startswith("Pairing-allocated bye to") else self.reason
+
 
 @dataclass(frozen=True)
 class BracketTrace:

@@ -125,9 +125,9 @@ def _explanation(rnd: Round) -> dict:
     }
     return {
         "bye_player": players.get(bye.get("player")),
-        "bye_reason": _readable(bye.get("reason", ""), players),
+        # drafts stored before "why" existed show the whole reason
+        "bye_reason": _readable(bye.get("why", bye.get("reason", "")), players),
         "bye_eligible": ps(bye.get("eligible", [])),
-        "bye_rejected": ps(bye.get("rejected_incomplete", [])),
         "brackets": brackets,
         "colours": colours,
     }

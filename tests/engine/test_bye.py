@@ -35,6 +35,19 @@ def test_pab_2_1_2_needs_a_complete_pairing_of_the_others():
     assert [(b.white, b.black) for b in p.boards] in ([(2, 3)], [(3, 2)])
 
 
+def test_the_bye_reason_names_the_criteria_apart_from_the_player():
+    """The explanation's reason opens with the player ("Pairing-allocated bye to 1");
+    ``criteria()`` is the rest, which still names the players rejected under 2.1.2;
+    with no bye the reason is kept whole."""
+    bye = pair_round(from_rounds(3, [[(1, 2, "1-0")]], forbidden=[(1, 3)])).explanation.bye
+    assert bye.reason.startswith("Pairing-allocated bye to 1; ")
+    assert bye.reason.endswith(bye.criteria())
+    assert not bye.criteria().startswith("Pairing-allocated")
+    assert "rejected" in bye.criteria() and "2.1.2" in bye.criteria()
+    even = pair_round(fresh(4)).explanation.bye
+    assert even.player is None and even.criteria() == even.reason != ""
+
+
 def test_pab_2_1_3_lowest_score_first():
     """2.1.3: round 1: 1 beats 2, 3-4 drawn, 5 the PAB.  Round 2: eligible 1-4
     (5 had the PAB); 2 has 0 points, 3 and 4 half a point: 2 gets the bye although

@@ -126,3 +126,17 @@ def test_the_swap_form_lists_every_paired_player_by_number_with_names_escaped(ch
         assert {int(v) for v, _ in options} == {p.pk for p in players}
         assert "1. &lt;b&gt;Bold&lt;/b&gt; &amp; Co" in select.group(1)
     assert '<label for="id_a">' in page and 'id="id_a"' in page
+
+
+def test_the_preview_names_the_bye_once_with_the_criteria_that_chose_it(chief_client, tournament, players):
+    """11 players in round 1: the lowest ranked, No 11, gets the PAB (2.1.5); the page
+    names them once, then gives the reason without repeating the name."""
+    Player.objects.create(tournament=tournament, name="Player 11", rating=1000)
+    tournament.renumber()
+    pair(chief_client, tournament)
+    page = chief_client.get(reverse("pairing:round", args=[tournament.slug, 1])).content.decode()
+    section = page.split("<h3>Pairing-allocated bye</h3>", 1)[1].split("<h3>", 1)[0]
+    assert "<strong>Player 11</strong> (No 11)." in section
+    assert section.count("Player 11") == 2  # the name line and the eligible list
+    assert "2.1.5" in section and "Pairing-allocated bye to" not in section
+    assert "No bye" not in section
