@@ -293,11 +293,13 @@ def _after_swap(rnd: Round, user, a: Player, b: Player, before: dict) -> None:
     )
 
 
-def warnings_for(rnd: Round, player_ids: list[int] | None = None) -> list[str]:
+def warnings_for(rnd: Round, player_ids: list[int] | None = None, snapshot: Snapshot | None = None) -> list[str]:
     """Rule checks on a draft: rematches, forbidden pairs, colour limits, same absolute
-    preference on a board, PAB eligibility.  Limited to the boards of ``player_ids`` when given."""
+    preference on a board, PAB eligibility.  Limited to the boards of ``player_ids`` when given.
+    ``snapshot``: the tournament before the round, when the caller has built it already."""
     t = rnd.tournament
-    snapshot = build_snapshot(t, rnd.number)
+    if snapshot is None:
+        snapshot = build_snapshot(t, rnd.number)
     states = engine.player_states(snapshot)
     by_id = {p.id: p for p in snapshot.players}
     out: list[str] = []

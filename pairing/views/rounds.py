@@ -133,12 +133,15 @@ def _explanation(rnd: Round) -> dict:
     }
 
 
-def _annotate_scores(t, rnd: Round, games: list, players: list | None = None) -> None:
+def _annotate_scores(t, rnd: Round, games: list, players: list | None = None, snapshot=None) -> None:
     """Points before the round, for the pairing list's Pts columns (``players``: only
-    these, when one row is redrawn)."""
+    these, when one row is redrawn; ``snapshot``: the histories already built)."""
     if not games:
         return
-    hist = adapter.histories(t, rnd.number - 1, players)
+    if snapshot is not None:
+        hist = {p.id: p.history for p in snapshot.players}
+    else:
+        hist = adapter.histories(t, rnd.number - 1, players)
     ps = adapter.point_system(t)
     scores = {pk: sum((ps.points(e.result) for e in h), 0) for pk, h in hist.items()}
     for g in games:
@@ -148,7 +151,9 @@ def _annotate_scores(t, rnd: Round, games: list, players: list | None = None) ->
 
 def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dict:
     games = list(rnd.games())
-    _annotate_scores(t, rnd, games)
+    # a draft's arbiter view checks the rules on the same histories the scores come from
+    snapshot = adapter.build_snapshot(t, rnd.number) if rnd.is_draft and is_arbiter else None
+    _annotate_scores(t, rnd, games, snapshot=snapshot)
     ex = _explanation(rnd) if rnd.is_draft else None
     for g in games:
         g.colour_rule = ex["colours"].get((g.white_id, g.black_id)) if ex else None
@@ -170,7 +175,7 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
         "rounds": t.round_set.order_by("number"),
     }
     if rnd.is_draft and is_arbiter:
-        ctx["warnings"] = adapter.warnings_for(rnd)
+        ctx["warnings"] = adapter.warnings_for(rnd, snapshot=snapshot)
         ctx["swap_form"] = SwapForm(players=_paired_players(rnd))
     return ctx
 
