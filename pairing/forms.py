@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import datetime
-import io
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -241,10 +240,18 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
     lines = text.splitlines()  # any line ending: \r\n, \n, a lone \r, ...
     sample = "\n".join(lines[:5])
     delimiter = "\t" if "\t" in sample else (";" if ";" in sample else ",")
-    try:
-        rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter, skipinitialspace=True))
-    except csv.Error as exc:
-        return [], [f"The list cannot be read as {_DELIMITER_NAMES[delimiter]}-separated columns: {exc}."]
+    # one line, one player: each line is read on its own, so that a quote left open
+    # is an error on its line instead of swallowing the lines after it
+    rows: list[list[str] | str] = []  # the columns of a line, or why it cannot be split
+    for line in lines:
+        try:
+            rows.append(next(csv.reader([line], delimiter=delimiter, skipinitialspace=True, strict=True), []))
+        except csv.Error as exc:
+            what = "a quote is not closed" if "end of data" in str(exc) else str(exc)
+            rows.append(
+                f"{what} (columns separated by {_DELIMITER_NAMES[delimiter]}s; "
+                'a name with the separator in it goes in double quotes: "Name, Given")'
+            )
     players: list[ParsedPlayer] = []
     errors: list[str] = []
     seen_ids: dict[str, int] = {}
@@ -252,6 +259,9 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
         Player.objects.filter(tournament=tournament).exclude(fide_id="").values_list("fide_id", flat=True)
     )
     for line_no, row in enumerate(rows, start=1):
+        if isinstance(row, str):
+            errors.append(f"Line {line_no}: {row}.")
+            continue
         row = [c.strip() for c in row]
         if not any(row):
             continue

@@ -126,3 +126,22 @@ def test_an_uploaded_file_with_a_nul_character_is_refused(chief_client, tourname
     assert response.status_code == 400
     assert "Line 2: the file contains a NUL character" in response.content.decode()
     assert Player.objects.count() == 0
+
+
+def test_a_quote_left_open_is_an_error_on_its_line_not_a_merged_player(chief_client, tournament):
+    """Line 1 opens a quote and never closes it: once the csv reader ran on through
+    line 2 and registered one player named 'Kos, Ana;1900 X;2000'.  Now line 1 is
+    refused, with the hint about quotes, and nothing is written."""
+    response = chief_client.post(import_url(tournament), {"text": '"Kos, Ana;1900\nX;2000\nY;1950'})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "Line 1: a quote is not closed" in page
+    assert "Line 2" not in page and "Line 3" not in page
+    assert not Player.objects.filter(tournament=tournament).exists()
+
+
+def test_quoted_names_with_the_separator_still_work(chief_client, tournament):
+    chief_client.post(import_url(tournament), {"text": '"Kos, Ana", 1900\n"Berg, Ida", 2000'})
+    assert sorted(Player.objects.filter(tournament=tournament).values_list("name", flat=True)) == [
+        "Berg, Ida", "Kos, Ana",
+    ]
