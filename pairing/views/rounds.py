@@ -21,10 +21,11 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
     """Requested byes for a round not yet published (default: the next one)."""
     t = get_tournament_for_arbiter(request, slug)
     first_open = t.rounds_published() + 1
+    raw = request.POST.get("round") if request.method == "POST" else request.GET.get("round")
     try:
-        number = int(request.POST.get("round") or request.GET.get("round") or first_open)
+        number = int(raw) if raw else first_open
     except ValueError:
-        number = first_open
+        number = 0  # refused below: a POST for an unreadable round writes nothing
     if first_open > t.rounds:
         messages.info(request, "Every round has been paired.")
         return redirect("pairing:tournament", slug=t.slug)

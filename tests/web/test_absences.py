@@ -107,3 +107,18 @@ def test_a_garbled_list_of_byes_seen_is_not_a_server_error(chief_client, tournam
     )
     assert response.status_code in (200, 302)
     assert Bye.objects.get().kind == ByeKind.HALF
+
+
+@pytest.mark.parametrize("garbled", ["abc", "1.5", "²"])
+def test_byes_for_an_unreadable_round_are_refused_not_saved_for_the_next_one(chief_client, tournament, players, garbled):
+    response = chief_client.post(
+        absences_url(tournament), {"round": garbled, f"kind-{players[0].pk}": ByeKind.HALF}, follow=True
+    )
+    assert "Byes can be set for rounds 1 to 5" in response.content.decode()
+    assert not Bye.objects.exists()
+
+
+def test_a_garbled_round_in_the_address_sends_back_to_the_next_rounds_byes(chief_client, tournament, players):
+    response = chief_client.get(absences_url(tournament) + "?round=x")
+    assert response.status_code == 302
+    assert chief_client.get(absences_url(tournament)).status_code == 200
