@@ -11,6 +11,7 @@ engine's pairing functions; TRF import/export and the ARO list also go through h
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -127,6 +128,21 @@ def build_snapshot(t: Tournament, round_number: int | None = None) -> Snapshot:
 # ---------------------------------------------------------------- pairing
 
 
+_ENGINE_WHO = re.compile(r"\b(\d+) \(TPN (\d+)\)")
+
+
+def readable(text: str, players: dict[int, Player]) -> str:
+    """The engine names a player ``id`` when id == TPN, else ``id (TPN n)`` (ids are
+    database keys here); show the latter as ``Name (No n)`` so that every number left
+    is a pairing number."""
+
+    def name(m: re.Match) -> str:
+        p = players.get(int(m.group(1)))
+        return f"{p.name} (No {p.tpn})" if p is not None and str(p.tpn) == m.group(2) else m.group(0)
+
+    return _ENGINE_WHO.sub(name, text)
+
+
 def explanation_as_json(pairing: engine.Pairing) -> dict:
     """The engine's Explanation as plain JSON (ids kept; names resolved when shown)."""
     ex = pairing.explanation
@@ -182,12 +198,12 @@ def pair_next_round(t: Tournament, user=None) -> Round:
         try:
             result = engine.pair_round(snapshot)
         except engine.NoLegalPairing as exc:
-            names = ", ".join(
-                p.name for p in Player.objects.filter(pk__in=exc.players).order_by("tpn")
-            )
+            players = {p.pk: p for p in t.player_set.all()}
             raise PairingRefused(
-                f"No legal pairing exists for round {number} (Dubov 1.8.3): {exc}"
-                + (f" Players concerned: {names}." if names else "")
+                f"No legal pairing exists for round {number}: {readable(str(exc), players)} "
+                "What the arbiter can do here: give one of these players "
+                "a bye or mark them absent (Byes), lift a forbidden pair (Forbidden pairs), or end the "
+                f"tournament after round {number - 1} (Settings: number of rounds)."
             ) from exc
         except engine.InvalidSnapshot as exc:
             raise PairingRefused(f"The tournament data is inconsistent: {exc}") from exc

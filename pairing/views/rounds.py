@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import re
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -82,20 +80,6 @@ def _names(rnd: Round) -> dict[int, object]:
     return {p.pk: p for p in rnd.tournament.player_set.all()}
 
 
-_ENGINE_WHO = re.compile(r"\b(\d+) \(TPN (\d+)\)")
-
-
-def _readable(text: str, players: dict) -> str:
-    """The engine names a player ``id`` when id == TPN, else ``id (TPN n)``; show the
-    latter as ``Name (No n)`` so every number left is a pairing number."""
-
-    def name(m: re.Match) -> str:
-        p = players.get(int(m.group(1)))
-        return f"{p.name} (No {p.tpn})" if p is not None and str(p.tpn) == m.group(2) else m.group(0)
-
-    return _ENGINE_WHO.sub(name, text)
-
-
 def _explanation(rnd: Round) -> dict:
     """The stored Explanation with ids resolved to players."""
     players = _names(rnd)
@@ -108,8 +92,8 @@ def _explanation(rnd: Round) -> dict:
     brackets = [
         {
             **b,
-            "upfloater_reason": _readable(b["upfloater_reason"], players),
-            "notes": [_readable(n, players) for n in b["notes"]],
+            "upfloater_reason": adapter.readable(b["upfloater_reason"], players),
+            "notes": [adapter.readable(n, players) for n in b["notes"]],
             "residents": ps(b["residents"]),
             "upfloaters": ps(b["upfloaters"]),
             "g1": ps(b["g1"]),
@@ -122,12 +106,12 @@ def _explanation(rnd: Round) -> dict:
         for b in ex.get("brackets", [])
     ]
     colours = {
-        (c["white"], c["black"]): {**c, "reason": _readable(c["reason"], players)} for c in ex.get("colours", [])
+        (c["white"], c["black"]): {**c, "reason": adapter.readable(c["reason"], players)} for c in ex.get("colours", [])
     }
     return {
         "bye_player": players.get(bye.get("player")),
         # drafts stored before "why" existed show the whole reason
-        "bye_reason": _readable(bye.get("why", bye.get("reason", "")), players),
+        "bye_reason": adapter.readable(bye.get("why", bye.get("reason", "")), players),
         "bye_eligible": ps(bye.get("eligible", [])),
         "brackets": brackets,
         "colours": colours,

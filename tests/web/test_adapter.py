@@ -112,15 +112,24 @@ def test_too_few_players_present_is_refused(chief, tournament, players):
 
 
 def test_no_legal_pairing_is_explained(chief, tournament):
+    """Two players who have met: round 2 cannot be paired.  The message names them by
+    name and pairing number (their database ids differ from those: players of another
+    tournament were registered first) and says what the arbiter can do (1.8.3)."""
+    from pairing.models import Tournament
     from tests.web.helpers import add_players
 
+    add_players(Tournament.objects.create(slug="other", name="Other", owner=chief), 3)
     tournament.rounds = 3
     tournament.save()
     add_players(tournament, 2)
     play_round(tournament, chief)
-    with pytest.raises(adapter.PairingRefused, match="No legal pairing"):
+    with pytest.raises(adapter.PairingRefused, match="No legal pairing") as refused:
         adapter.pair_next_round(tournament, chief)
     assert Round.objects.count() == 1
+    message = str(refused.value)
+    assert "Player 01 (No 1)" in message and "Player 02 (No 2)" in message
+    assert "TPN" not in message
+    assert "Byes" in message and "Forbidden pairs" in message and "end the tournament after round 1" in message
 
 
 def test_swap_in_a_draft_warns_about_a_rematch(chief, tournament, players):
