@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # inside the messages middleware: HTMX fragments carry the messages of their request
+    "pairing.middleware.HtmxMessagesMiddleware",
     # last, as django-axes asks: it turns a lockout into our login page with a message
     "axes.middleware.AxesMiddleware",
 ]

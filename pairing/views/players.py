@@ -10,6 +10,7 @@ from .. import adapter
 from ..access import get_player, get_tournament_for_arbiter
 from ..forms import ForbiddenPairForm, PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
 from ..models import Conflict, ForbiddenPair
+from .notices import tells_of_a_discarded_draft
 
 
 def _players_context(t, form) -> dict:
@@ -18,6 +19,7 @@ def _players_context(t, form) -> dict:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@tells_of_a_discarded_draft
 def players(request: HttpRequest, slug: str) -> HttpResponse:
     """The player list and the add-one form.
 
@@ -48,6 +50,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@tells_of_a_discarded_draft
 def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     player = get_player(t, pk)
@@ -76,6 +79,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@tells_of_a_discarded_draft
 def player_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Only a player who was never paired can be deleted (otherwise: withdraw)."""
     t = get_tournament_for_arbiter(request, slug)
@@ -92,6 +96,7 @@ def player_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@tells_of_a_discarded_draft
 def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Withdraw from a round on (empty: the player returns)."""
     t = get_tournament_for_arbiter(request, slug)
@@ -110,6 +115,7 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@tells_of_a_discarded_draft
 def players_import(request: HttpRequest, slug: str) -> HttpResponse:
     """A pasted list or CSV file: every line checked first, nothing written on any error."""
     t = get_tournament_for_arbiter(request, slug)
@@ -128,6 +134,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@tells_of_a_discarded_draft
 def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     form = TrfImportForm(request.POST or None, request.FILES or None)
@@ -156,6 +163,7 @@ def _forbidden_context(t, form) -> dict:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@tells_of_a_discarded_draft
 def forbidden_pairs(request: HttpRequest, slug: str) -> HttpResponse:
     """The forbidden pairs (players who must not be paired with each other) and the form
     that adds one.  Adding one discards the draft round, if any."""
@@ -177,6 +185,7 @@ def forbidden_pairs(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@tells_of_a_discarded_draft
 def forbidden_pair_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     try:

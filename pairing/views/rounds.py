@@ -11,10 +11,12 @@ from .. import adapter
 from ..access import get_game, get_round, get_tournament_for_arbiter, get_tournament_for_viewer
 from ..forms import SwapForm
 from ..models import RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus
+from .notices import tells_of_a_discarded_draft
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@tells_of_a_discarded_draft
 def absences(request: HttpRequest, slug: str) -> HttpResponse:
     """Requested byes for a round not yet published (default: the next one)."""
     t = get_tournament_for_arbiter(request, slug)
@@ -275,6 +277,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@tells_of_a_discarded_draft
 def game_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpResponse:
     """One board's result.  ``result`` is a value (``1-0``) or a key (``1 = 0 + - *``);
     ``expected`` is the result the arbiter saw, so a concurrent change is reported."""

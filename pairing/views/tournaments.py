@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from ..access import get_public_tournament, get_tournament_for_arbiter, get_tournament_for_owner
 from ..forms import DeputyForm, TournamentForm
 from ..models import Conflict, RoundStatus, Tournament
+from .notices import tells_of_a_discarded_draft
 
 logger = logging.getLogger(__name__)
 
@@ -108,6 +109,7 @@ def _overview(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@tells_of_a_discarded_draft
 def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     before = t.audit_values()
