@@ -82,13 +82,26 @@ class TournamentForm(forms.ModelForm):
             "public": "Pairings and standings visible without logging in.",
         }
 
+    POINT_FIELDS = ("point_win", "point_draw", "point_loss", "point_pab", "point_half_bye")
+
+    confirm_points = forms.BooleanField(
+        required=False,
+        label="Change the points of the rounds already played",
+        help_text="Every score so far is recomputed with the new points, although those rounds were paired on the old ones.",
+    )
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.rounds_published = self.instance.rounds_published() if self.instance.pk else 0
+        # one message for every number out of range (clean_rounds), not Django's "≥ 0"
+        self.fields["rounds"].validators = []
+        self.fields["rounds"].widget.attrs.update(min=1, max=99)
         if self.rounds_published:
             # Round 1 is paired: the initial colour is history now.
             self.fields["initial_colour_method"].disabled = True
             self.fields["initial_colour"].disabled = True
+        else:
+            del self.fields["confirm_points"]
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))[:60]
@@ -104,7 +117,7 @@ class TournamentForm(forms.ModelForm):
 
     def clean_rounds(self) -> int:
         rounds = self.cleaned_data["rounds"]
-        if not 1 <= rounds <= 99:
+        if rounds is None or not 1 <= rounds <= 99:
             raise forms.ValidationError("A tournament has between 1 and 99 rounds.")
         if rounds < self.rounds_published:
             raise forms.ValidationError(f"{self.rounds_published} rounds are already paired.")
@@ -118,6 +131,9 @@ class TournamentForm(forms.ModelForm):
             order = parse_order(text)
         except ValueError as exc:
             raise forms.ValidationError(str(exc)) from exc
+        twice = sorted({tb.value for tb in order if order.count(tb) > 1})
+        if twice:
+            raise forms.ValidationError(f"{', '.join(twice)} is listed twice; each tie-break goes in the order once.")
         return ", ".join(tb.value for tb in order)
 
     def clean(self):
@@ -133,6 +149,13 @@ class TournamentForm(forms.ModelForm):
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", "The tournament cannot end before it starts.")
+        changed = [f for f in self.POINT_FIELDS if f in self.changed_data]
+        if self.rounds_published and changed and not data.get("confirm_points"):
+            self.add_error(
+                "confirm_points",
+                f"{self.rounds_published} round(s) were paired on the old points. Tick this box to recompute every "
+                "score with the new ones, or leave the points as they were.",
+            )
         return data
 
     def save(self, commit: bool = True) -> Tournament:

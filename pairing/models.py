@@ -243,6 +243,7 @@ class Tournament(models.Model):
             if seen and current.version() != seen:
                 raise Conflict(SEEN_CHANGED.format(what="The settings"))
             t = save()
+            t.refresh_from_db()  # values as stored (3 is 3.0), as ``before`` was read
             after = t.audit_values(list(before))
             changed = [f for f in before if before[f] != after[f]]
             if changed:

@@ -55,6 +55,10 @@ def test_a_chosen_initial_colour_is_kept_and_recorded(chief_client):
     [
         ("name", "", "This field is required"),
         ("rounds", "0", "between 1 and 99"),
+        ("rounds", "-1", "between 1 and 99"),
+        ("rounds", "100", "between 1 and 99"),
+        ("tiebreaks", "BH, SB, bh", "BH is listed twice"),
+        ("tiebreaks", "BH-C1, BHC1", "BH-C1 is listed twice"),
         ("rounds", "abc", "Enter a whole number"),
         ("point_draw", "1", "win &gt; draw"),
         ("point_pab", "3", "Between 0 and the points for a win"),
@@ -148,3 +152,41 @@ def test_the_initial_colour_is_locked_once_round_one_is_paired(chief_client, tou
     )
     tournament.refresh_from_db()
     assert tournament.initial_colour == before
+
+
+def settings_post(client, t, **changes):
+    return client.post(reverse("pairing:settings", args=[t.slug]), {**GOOD, "slug": t.slug, **changes})
+
+
+def test_points_before_round_one_change_without_a_question(chief_client, tournament):
+    page = chief_client.get(reverse("pairing:settings", args=[tournament.slug])).content.decode()
+    assert "confirm_points" not in page
+    assert settings_post(chief_client, tournament, point_win="3", point_draw="1", point_pab="3", point_half_bye="1").status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.point_win == 3
+
+
+def test_points_after_a_round_need_a_confirmation_and_change_nothing_without_it(chief_client, tournament, players):
+    """Round 1 was paired on 1/0.5/0: going to 3/1/0 rewrites every score so far, so the
+    arbiter has to say so; without the tick nothing at all is saved."""
+    play_round(tournament)
+    response = settings_post(chief_client, tournament, point_win="3", point_draw="1", point_pab="3",
+                             point_half_bye="1", place="Koper")
+    assert response.status_code == 200
+    assert "1 round(s) were paired on the old points" in response.content.decode()
+    tournament.refresh_from_db()
+    assert (tournament.point_win, tournament.place) == (1, "Bled")
+    response = settings_post(chief_client, tournament, point_win="3", point_draw="1", point_pab="3",
+                             point_half_bye="1", confirm_points="on")
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.point_win, tournament.point_draw) == (3, 1)
+    entry = AuditEntry.objects.filter(tournament=tournament, action="settings").latest("pk")
+    assert entry.before["point_win"] == "1.0" and entry.after["point_win"] == "3.0"
+
+
+def test_other_settings_after_a_round_need_no_confirmation(chief_client, tournament, players):
+    play_round(tournament)
+    assert settings_post(chief_client, tournament, place="Koper").status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.place == "Koper"
