@@ -41,6 +41,11 @@ def test_printing_the_standings_hides_navigation_and_buttons(live_server, browse
     assert not page.locator("nav.tabs").is_visible()
     assert page.locator("#standings thead").evaluate("e => getComputedStyle(e).display") == "table-header-group"
     assert page.locator("body").evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(255, 255, 255)"
+    # the printout says which tournament it is (the tabs with its name are hidden)
+    title = page.locator(".print-title")
+    assert title.is_visible() and title.inner_text().startswith(public.name)
+    page.emulate_media(media="screen")
+    assert not title.is_visible()
 
 
 def test_an_arbiter_prints_the_pairing_list_with_the_results_entered(live_server, chromium, public, chief):
@@ -56,4 +61,9 @@ def test_an_arbiter_prints_the_pairing_list_with_the_results_entered(live_server
     board = page.locator("#board-1")
     assert board.locator(".current").is_visible() and board.locator(".current").inner_text() == "1-0"
     assert not board.locator(".result-buttons").is_visible()
+    # a complete round: no "Pair the next round" link, no by name / by board switch on paper
+    assert "round complete" in page.inner_text("#progress")
+    assert not page.locator("text=Pair the next round").is_visible()
+    assert not page.locator("text=Pairings by name").is_visible()
+    assert page.locator(".print-title").inner_text().startswith(public.name)
     context.close()
