@@ -860,11 +860,26 @@ def crosstable(t: Tournament, rounds: int | None = None) -> tuple[list[str], lis
     ``bye``, ``H``; opponents by their line number in this table."""
     table = _table(t, rounds)
     line = {r.player.pk: i for i, r in enumerate(table.rows, start=1)}
+    zero = _requested_zero_byes(t, table.rounds)
     out = []
     for i, r in enumerate(table.rows, start=1):
-        cells = tuple(_cell(e, line) for e in table.hist[r.player.pk])
+        cells = tuple(
+            "Z" if (r.player.pk, k) in zero else _cell(e, line)
+            for k, e in enumerate(table.hist[r.player.pk], start=1)
+        )
         out.append(CrossRow(i, r, cells))
     return table.labels, out, table.rounds
+
+
+def _requested_zero_byes(t: Tournament, rounds: int) -> set[tuple[int, int]]:
+    """(player pk, round) of the zero-point byes players asked for: the histories give
+    those and the rounds a player was not in the tournament (late entry, withdrawal) the
+    same entry, ``Z``; the crosstable and the card tell them apart."""
+    return set(
+        Bye.objects.filter(tournament=t, kind=ByeKind.ZERO, round_number__lte=rounds).values_list(
+            "player_id", "round_number"
+        )
+    )
 
 
 def _cell(e: RoundEntry, line: dict[int, int]) -> str:
@@ -881,6 +896,7 @@ _CARD_BYE = {
     Result.PAIRING_BYE: "bye", Result.FULL_BYE: "full-point bye", Result.HALF_BYE: "half-point bye",
     Result.ZERO_BYE: "not paired",
 }
+_CARD_ZERO_BYE = "zero-point bye"  # requested; "not paired" is a round outside the tournament
 
 
 @dataclass(frozen=True)
@@ -931,13 +947,14 @@ def player_card(t: Tournament, player: Player) -> PlayerCard:
         .exclude(round__status=RoundStatus.DRAFT)
         .values("round__number", "board", "white_id", "black_id", "result")
     }
+    zero = {k for pk, k in _requested_zero_byes(t, table.rounds) if pk == player.pk}
     rows: list[CardRound] = []
     running = Decimal(0)
     for k, e in enumerate(hist, start=1):
         pts = ps.points(e.result)
         running += pts
         if e.opponent is None:
-            rows.append(CardRound(k, None, "", None, _CARD_BYE[e.result], pts, running))
+            rows.append(CardRound(k, None, "", None, _CARD_ZERO_BYE if k in zero else _CARD_BYE[e.result], pts, running))
         else:
             rows.append(
                 CardRound(
@@ -968,7 +985,10 @@ def player_card(t: Tournament, player: Player) -> PlayerCard:
             )
         else:
             bye = Bye.objects.filter(player=player, round_number=in_play.number).first()
-            text = _CARD_BYE[Result(bye.kind)] if bye else _CARD_BYE[Result.ZERO_BYE]
+            if bye is None:
+                text = _CARD_BYE[Result.ZERO_BYE]
+            else:
+                text = _CARD_ZERO_BYE if bye.kind == ByeKind.ZERO else _CARD_BYE[Result(bye.kind)]
             rows.append(CardRound(in_play.number, None, "", None, text, None, None))
     me = engine.Player(id=player.pk, tpn=player.tpn or 0, rating=player.rating, name=player.name, history=tuple(hist))
     colours = engine.state.played_colours(me.history)

@@ -259,3 +259,31 @@ def test_a_new_public_tournament_has_every_page_before_round_1(anon_client, tour
         response = anon_client.get(card_url(tournament, 1))
         assert response.status_code == 200 and "No rounds yet." in response.content.decode()
         assert response.context["card"].aro == 0 and "<dd id=\"tpr\">—</dd>" in response.content.decode()
+
+
+def test_a_requested_zero_point_bye_is_z_and_a_round_before_a_late_entry_is_a_dash(anon_client, tournament):
+    """Four players; round 1: A-B 1-0, C asked for a zero-point bye, D was not yet
+    registered (late entry); round 2: A-D 1-0, B-C 1-0.  Both C's and D's round 1 give
+    0 points, but the crosstable and the cards say which was which."""
+    from pairing.models import ByeKind, GameResult, Player
+    from tests.web.public_data import add_round
+
+    tournament.public = True
+    tournament.save(update_fields=["public"])
+    for letter, rating in {"A": 2000, "B": 1900, "C": 1800}.items():
+        Player.objects.create(tournament=tournament, name=f"{letter}layer", rating=rating)
+    tournament.renumber()
+    p = {pl.name[0]: pl for pl in tournament.player_set.all()}
+    W = GameResult.WHITE_WINS
+    add_round(tournament, 1, [(1, p["A"], p["B"], W)], byes=[(p["C"], ByeKind.ZERO)])
+    p["D"] = Player.objects.create(tournament=tournament, name="Dlayer", rating=1700)
+    tournament.renumber()
+    add_round(tournament, 2, [(1, p["A"], p["D"], W), (2, p["B"], p["C"], W)])
+    html = anon_client.get(reverse("pairing:crosstable", args=[tournament.slug])).content.decode()
+    rows = {row[2]: row for row in cells(html, "crosstable") if len(row) > 2}
+    assert [c for c in rows["Clayer"] if c in ("Z", "–")] == ["Z"]
+    assert [c for c in rows["Dlayer"] if c in ("Z", "–")] == ["–"]
+    card_c = anon_client.get(card_url(tournament, p["C"].tpn)).content.decode()
+    card_d = anon_client.get(card_url(tournament, Player.objects.get(pk=p["D"].pk).tpn)).content.decode()
+    assert "zero-point bye" in card_c and "not paired" not in card_c
+    assert "not paired" in card_d and "zero-point bye" not in card_d
