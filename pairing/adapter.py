@@ -451,6 +451,9 @@ class StandingRow:
     player: Player
     points: Decimal
     tiebreaks: tuple
+    # per tie-break: a rating average or performance of a player without a game (0 in
+    # the computation, which orders them last), shown as "—" / left empty in the CSV
+    no_value: tuple[bool, ...] = ()
 
     @property
     def points_text(self) -> str:
@@ -458,7 +461,14 @@ class StandingRow:
 
     @property
     def tiebreak_texts(self) -> tuple[str, ...]:
-        return tuple(figure(v, 2) for v in self.tiebreaks)
+        blank = self.no_value or (False,) * len(self.tiebreaks)
+        return tuple("—" if b else figure(v, 2) for v, b in zip(self.tiebreaks, blank, strict=True))
+
+    @property
+    def tiebreak_values(self) -> tuple:
+        """For the CSV: the numbers, empty where there is none."""
+        blank = self.no_value or (False,) * len(self.tiebreaks)
+        return tuple("" if b else v for v, b in zip(self.tiebreaks, blank, strict=True))
 
 
 def complete_rounds(t: Tournament) -> int:
@@ -475,6 +485,13 @@ class _Table:
     players: list[Player]
     hist: dict[int, list[RoundEntry]]
     data: object  # tiebreaks.TBTournament
+
+
+def _rating_tiebreaks():
+    from . import tiebreaks as tb
+
+    T = tb.TieBreak
+    return frozenset({T.ARO, T.ARO_C1, T.ARO_C2, T.TPR, T.APRO, T.PTP})
 
 
 def _table(t: Tournament, rounds: int | None = None) -> _Table:
@@ -504,9 +521,17 @@ def _table(t: Tournament, rounds: int | None = None) -> _Table:
     except Exception:  # noqa: BLE001 - a tie-break bug must not take the page down
         order = ()
         rows = tb.standings(data, order)
+    # ratings are at least 1, so 0 means no game to average over
+    rating_based = [o in _rating_tiebreaks() for o in order]
     return _Table(
         [o.label for o in order],
-        [StandingRow(r.rank, by_pk[r.id], r.points, r.tiebreaks) for r in rows],
+        [
+            StandingRow(
+                r.rank, by_pk[r.id], r.points, r.tiebreaks,
+                tuple(rb and v == 0 for rb, v in zip(rating_based, r.tiebreaks, strict=True)),
+            )
+            for r in rows
+        ],
         rounds,
         players,
         hist,

@@ -94,8 +94,16 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     writer.writerow(["Rk", "No", "Title", "Name", "Rtg", "Fed", "Pts", *labels])
     for r in rows:
         p = r.player
-        writer.writerow([r.rank, p.tpn, p.title, p.name, p.rating, p.federation, r.points, *r.tiebreaks])
+        writer.writerow(
+            [r.rank, p.tpn, p.title, _spreadsheet_text(p.name), p.rating, p.federation, r.points, *r.tiebreak_values]
+        )
     return response
+
+
+def _spreadsheet_text(text: str) -> str:
+    """A name a spreadsheet would run as a formula (``=HYPERLINK(...)``, ``+1``, ``@x``)
+    starts with an apostrophe, which spreadsheets show as text (OWASP CSV injection)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 @require_GET

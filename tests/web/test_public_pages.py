@@ -287,3 +287,35 @@ def test_a_requested_zero_point_bye_is_z_and_a_round_before_a_late_entry_is_a_da
     card_d = anon_client.get(card_url(tournament, Player.objects.get(pk=p["D"].pk).tpn)).content.decode()
     assert "zero-point bye" in card_c and "not paired" not in card_c
     assert "not paired" in card_d and "zero-point bye" not in card_d
+
+
+def test_a_player_without_a_game_has_no_aro_or_performance_rather_than_zero(anon_client, tournament, six):
+    """A late entry after round 3 has played nobody: ARO, TPR and APRO have nothing to
+    average ("—" on the page, empty in the CSV), while the others keep their figures;
+    the late entry still ranks last (0 points)."""
+    import csv
+
+    from pairing.models import Player
+
+    tournament.tiebreaks = "ARO, TPR, APRO, BH"
+    tournament.save(update_fields=["tiebreaks"])
+    Player.objects.create(tournament=tournament, name="Glayer, G", rating=1400)
+    tournament.renumber()
+    rows = cells(anon_client.get(reverse("pairing:standings", args=[tournament.slug])).content.decode(), "standings")
+    assert rows[-1][3] == "Glayer, G" and rows[-1][7:10] == ["—", "—", "—"] and rows[-1][10] != "—"
+    assert all("—" not in r[7:] for r in rows[:-1])
+    csv_rows = list(csv.reader(anon_client.get(reverse("pairing:standings_csv", args=[tournament.slug])).content.decode().splitlines()))
+    assert csv_rows[-1][3] == "Glayer, G" and csv_rows[-1][7:10] == ["", "", ""]
+    assert all(r[7] for r in csv_rows[1:-1])
+
+
+def test_a_name_a_spreadsheet_would_run_as_a_formula_is_text_in_the_csv(anon_client, tournament, six):
+    import csv
+
+    from pairing.models import Player
+
+    Player.objects.filter(pk=six["A"].pk).update(name='=HYPERLINK("http://x")')
+    text = anon_client.get(reverse("pairing:standings_csv", args=[tournament.slug])).content.decode()
+    names = [r[3] for r in csv.reader(text.splitlines())][1:]
+    assert "'=HYPERLINK(\"http://x\")" in names
+    assert not any(n.startswith(("=", "+", "-", "@")) for n in names)
