@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -130,7 +132,8 @@ def _annotate_scores(t, rnd: Round, games: list, players: list | None = None, sn
     else:
         hist = adapter.histories(t, rnd.number - 1, players)
     ps = adapter.point_system(t)
-    scores = {pk: sum((ps.points(e.result) for e in h), 0) for pk, h in hist.items()}
+    # as text, like every score in the tables: 0, 1, 1.5 (not 0.0 beside 1)
+    scores = {pk: adapter.figure(sum((ps.points(e.result) for e in h), Decimal(0)), 1) for pk, h in hist.items()}
     for g in games:
         g.white_score = scores.get(g.white_id)
         g.black_score = scores.get(g.black_id)

@@ -140,3 +140,20 @@ def test_the_preview_names_the_bye_once_with_the_criteria_that_chose_it(chief_cl
     assert section.count("Player 11") == 2  # the name line and the eligible list
     assert "2.1.5" in section and "Pairing-allocated bye to" not in section
     assert "No bye" not in section
+
+
+def test_the_pairing_list_shows_scores_like_the_standings(chief_client, chief, tournament, players):
+    """After round 1 (board 1 drawn, the rest White wins) the Pts columns of round 2 read
+    1, 0.5 and 0, never 1.0 or 0.0 beside them."""
+    import re
+
+    from pairing.models import GameResult
+    from tests.web.helpers import play_round
+
+    play_round(tournament, chief, results={0: GameResult.DRAW})
+    pair(chief_client, tournament)
+    page = chief_client.get(reverse("pairing:round", args=[tournament.slug, 2])).content.decode()
+    table = page.split('id="boards"', 1)[1].split("</table>", 1)[0]
+    shown = set(re.findall(r"<td>(\d+(?:\.\d+)?)</td>", table))
+    assert {"1", "0.5", "0"} <= shown
+    assert not shown & {"1.0", "0.0", "0.50"}
