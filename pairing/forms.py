@@ -29,6 +29,13 @@ def _clean_federation(value: str) -> str:
     return value
 
 
+def _birth_date_problem(birth: datetime.date | None) -> str:
+    """A birth date in the future or before 1900 is a typing error."""
+    if birth is not None and not datetime.date(1900, 1, 1) <= birth <= datetime.date.today():
+        return f"birth date {birth.isoformat()} is not between 1900 and today"
+    return ""
+
+
 def _clean_fide_id(value: str) -> str:
     value = (value or "").strip()
     if value and not FIDE_ID_RE.match(value):
@@ -106,6 +113,10 @@ class TournamentForm(forms.ModelForm):
     def clean_slug(self) -> str:
         slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))[:60]
         if not slug:
+            if self.cleaned_data.get("name"):
+                raise forms.ValidationError(
+                    "The name has no letters or digits an address can use; type an address (a-z, 0-9, hyphens)."
+                )
             raise forms.ValidationError("Give the tournament a name or an address.")
         clash = Tournament.objects.filter(slug=slug).exclude(pk=self.instance.pk)
         if clash.exists():
@@ -216,6 +227,13 @@ class PlayerForm(forms.ModelForm):
 
     def clean_federation(self) -> str:
         return _clean_federation(self.cleaned_data.get("federation", ""))
+
+    def clean_birth_date(self) -> datetime.date | None:
+        birth = self.cleaned_data.get("birth_date")
+        problem = _birth_date_problem(birth)
+        if problem:
+            raise forms.ValidationError(problem[0].upper() + problem[1:] + ".")
+        return birth
 
     def clean_fide_id(self) -> str:
         fide_id = _clean_fide_id(self.cleaned_data.get("fide_id", ""))
@@ -330,6 +348,9 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
                 birth = datetime.date.fromisoformat(v["birth_date"])
             except ValueError:
                 problems.append(f"birth date {v['birth_date']!r} is not YYYY-MM-DD")
+            else:
+                if _birth_date_problem(birth):
+                    problems.append(_birth_date_problem(birth))
         sex = v["sex"].lower()
         if sex not in ("", "m", "f"):
             problems.append(f"sex {v['sex']!r} must be m, f or empty")

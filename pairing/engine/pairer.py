@@ -667,7 +667,10 @@ class _Round:
         c7 = sum(1 for a, b in zip(s1, t2, strict=True) if self.white_seeker[a] == self.white_seeker[b])
         if not (u or m):
             notes.append(f"G1 and G2 have {len(g1)} players each: no shift (2.2.4).")
-        notes.append(f"C7: {c7} player(s) do not get their colour preference.")
+        why = ""
+        if c7 and all(self.st[i].games_played == 0 for i in (*s1, *t2)):
+            why = " (before a first game everyone has a mild preference for Black, 1.5.2.4)"
+        notes.append(f"C7: {c7} player(s) do not get their colour preference{why}.")
         ids = self._ids
         trace = BracketTrace(
             score=score,

@@ -41,3 +41,16 @@ def test_forbidden_pair_forces_a_later_transposition():
     assert boards(p) == [(1, 4), (3, 2)]
     trace = p.explanation.brackets[0]
     assert trace.s1 == (1, 2) and trace.t2 == (4, 3)
+
+
+def test_round_one_c7_counts_the_mild_black_preference_of_players_who_have_not_played():
+    """1.5.2.4: a player who has not played has a mild preference for Black.  Round 1
+    of 6: three boards of two such players, so one player on each board does not get
+    the preference, C7 = 3, and the trace says why instead of a bare 3."""
+    p = pair_round(fresh(6))
+    (bracket,) = p.explanation.brackets
+    note = next(n for n in bracket.notes if n.startswith("C7"))
+    assert note == (
+        "C7: 3 player(s) do not get their colour preference "
+        "(before a first game everyone has a mild preference for Black, 1.5.2.4)."
+    )

@@ -145,3 +145,9 @@ def test_quoted_names_with_the_separator_still_work(chief_client, tournament):
     assert sorted(Player.objects.filter(tournament=tournament).values_list("name", flat=True)) == [
         "Berg, Ida", "Kos, Ana",
     ]
+
+
+def test_a_birth_date_in_the_future_is_a_line_error(chief_client, tournament):
+    response = chief_client.post(import_url(tournament), {"text": "Kos, Ana; 1900; ; ; ; 2099-01-01\nX; 2000"})
+    assert "Line 1: birth date 2099-01-01 is not between 1900 and today." in response.content.decode()
+    assert not Player.objects.filter(tournament=tournament).exists()

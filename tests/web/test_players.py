@@ -65,6 +65,8 @@ def test_inline_validation_does_not_nag_about_fields_still_empty(chief_client, t
         ("fide_id", "12ab", "up to 11 digits"),
         ("title", "XX", "valid choice"),
         ("birth_date", "31.02.2001", "valid date"),
+        ("birth_date", "2099-01-01", "Birth date 2099-01-01 is not between 1900 and today."),
+        ("birth_date", "1850-01-01", "not between 1900 and today"),
         ("sex", "x", "valid choice"),
     ],
 )

@@ -54,6 +54,7 @@ def test_a_chosen_initial_colour_is_kept_and_recorded(chief_client):
     "field,value,message",
     [
         ("name", "", "This field is required"),
+        ("name", "♞♞♞", "The name has no letters or digits an address can use"),
         ("rounds", "0", "between 1 and 99"),
         ("rounds", "-1", "between 1 and 99"),
         ("rounds", "100", "between 1 and 99"),
