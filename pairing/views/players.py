@@ -40,6 +40,12 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         player = t.add_player(form.save, request.user)
         messages.success(request, f"{player.name} registered as number {player.tpn}.")
+        namesakes = t.player_set.filter(name__iexact=player.name).exclude(pk=player.pk).order_by("tpn")
+        if namesakes:
+            numbers = ", ".join(str(p.tpn) for p in namesakes)
+            messages.warning(
+                request, f"{player.name} is also number {numbers}: if that is the same player, delete one of them."
+            )
         if request.htmx:
             return render(request, "pairing/players.html#player-area", _players_context(t, PlayerForm(tournament=t)))
         return redirect("pairing:players", slug=t.slug)

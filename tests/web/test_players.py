@@ -170,3 +170,16 @@ def test_a_refused_htmx_add_returns_the_form_and_the_list(chief_client, tourname
     assert 'id="player-area"' in body and 'id="player-table"' in body
     assert "between 1 and 3500" in body
     assert Player.objects.count() == 10
+
+
+def test_a_second_player_with_the_same_name_is_registered_with_a_warning(chief_client, tournament, players):
+    """Two players may share a name (it happens), so this is not refused; the arbiter is
+    told, in case it was the same player typed twice."""
+    from pairing.models import Player
+
+    response = chief_client.post(
+        reverse("pairing:players", args=[tournament.slug]), {"name": "player 03", "rating": "1500"}, follow=True
+    )
+    page = response.content.decode()
+    assert Player.objects.filter(tournament=tournament, name__iexact="Player 03").count() == 2
+    assert "player 03 is also number 3: if that is the same player, delete one of them." in page
