@@ -48,10 +48,10 @@ def build(players: int, rounds: int):
 
     from django.contrib.auth import get_user_model
 
-    from pairing import adapter
     from pairing.engine import trf
     from pairing.engine.generator import GeneratorConfig, generate_fast
     from pairing.models import Game, GameResult, Round, RoundStatus, Tournament
+    from pairing.services import interchange
 
     gen = generate_fast(GeneratorConfig(players=players, rounds=rounds + 1, seed=1), rounds)
     owner = get_user_model().objects.create_user("bench", password="bench-only-password")
@@ -71,7 +71,7 @@ def build(players: int, rounds: int):
             ),
         )
     )
-    adapter.import_trf(t, text)
+    interchange.import_trf(t, text)
     # the last round back in play: its results pending
     last = Round.objects.get(tournament=t, number=rounds)
     Game.objects.filter(round=last).update(result=GameResult.PENDING)

@@ -56,7 +56,7 @@ BIG_SLUG = "load-open"
 BIG_TOURNAMENT = """
 import random
 from django.contrib.auth import get_user_model
-from pairing import adapter
+from pairing.services import rounds
 from pairing.models import GameResult, Player, Tournament
 n, played = {players}, {played}
 user = get_user_model().objects.get(username="{user}")
@@ -67,7 +67,7 @@ Player.objects.bulk_create(
 t.renumber()
 rng = random.Random(7)
 for number in range(1, played + 2):
-    rnd = adapter.pair_next_round(t, user)
+    rnd = rounds.pair_next_round(t, user)
     rnd.publish(user)
     if number <= played:
         for g in rnd.games():

@@ -1,7 +1,7 @@
 """Tournament data and the state changes arbiters make (the service layer).
 
 Views call these methods; nothing here knows about HTTP.  The pairing engine is
-reached only through :mod:`pairing.adapter`.
+reached only through :mod:`pairing.services`.
 """
 
 from __future__ import annotations

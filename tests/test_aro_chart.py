@@ -1,12 +1,12 @@
-"""The ARO spread per scoregroup (pairing.aro_chart), on hand-worked figures."""
+"""The ARO spread per scoregroup (pairing.reports.aro_chart), on hand-worked figures."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 
 import pytest
+from pairing.reports.aro_chart import GroupSpread, RoundSpread, chart, running_figures, spread_by_scoregroup
 
-from pairing.aro_chart import GroupSpread, RoundSpread, chart, running_figures, spread_by_scoregroup
 from pairing.engine.model import Colour, PointSystem, Result, RoundEntry
 
 W, B = Colour.WHITE, Colour.BLACK

@@ -6,10 +6,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from .. import adapter
 from ..access import get_player, get_tournament_for_arbiter
 from ..forms import ForbiddenPairForm, PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
 from ..models import Conflict, ForbiddenPair
+from ..services.interchange import ImportRefused, import_trf
 from .notices import tells_of_a_discarded_draft
 
 
@@ -147,8 +147,8 @@ def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
     problems: list[tuple[int, int, str]] = []
     if request.method == "POST" and form.is_valid():
         try:
-            count = adapter.import_trf(t, form.cleaned_data["trf"], request.user)
-        except adapter.ImportRefused as exc:
+            count = import_trf(t, form.cleaned_data["trf"], request.user)
+        except ImportRefused as exc:
             problems = exc.problems
         else:
             messages.success(request, f"{count} players imported, {t.rounds_published()} rounds.")

@@ -7,9 +7,16 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from .. import adapter, aro_chart
 from ..access import get_tournament_for_arbiter, get_tournament_for_viewer
 from ..models import Player, RoundStatus
+from ..reports import aro_chart
+from ..reports.aro import aro_list as aro_groups
+from ..reports.aro import aro_rounds, aro_spread
+from ..reports.crosstable import crosstable as crosstable_rows
+from ..reports.player_card import player_card as card_of
+from ..reports.standings import complete_rounds
+from ..reports.standings import standings as standing_rows
+from ..services.interchange import export_trf
 from ..tiebreaks import parse_order
 
 
@@ -50,9 +57,9 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Points, then the tournament's tie-breaks (FIDE C.07), after the last complete
     round or after ``?round=N`` (any complete round)."""
     t = get_tournament_for_viewer(request, slug)
-    done = adapter.complete_rounds(t)
+    done = complete_rounds(t)
     asked = _round_asked(request, list(range(1, done + 1)))
-    labels, rows, rounds = adapter.standings(t, asked)
+    labels, rows, rounds = standing_rows(t, asked)
     try:
         legend = [(tb.label, tb.description) for tb in parse_order(t.tiebreaks)]
     except ValueError:
@@ -70,9 +77,9 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 def crosstable(request: HttpRequest, slug: str) -> HttpResponse:
     """The crosstable after the last complete round, or after ``?round=N``."""
     t = get_tournament_for_viewer(request, slug)
-    done = adapter.complete_rounds(t)
+    done = complete_rounds(t)
     asked = _round_asked(request, list(range(1, done + 1)))
-    labels, rows, rounds = adapter.crosstable(t, asked)
+    labels, rows, rounds = crosstable_rows(t, asked)
     return _render_live(
         request,
         "pairing/crosstable.html",
@@ -86,8 +93,8 @@ def crosstable(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """Standings as CSV (UTF-8), for spreadsheets and other programs; ``?round=N`` too."""
     t = get_tournament_for_viewer(request, slug)
-    asked = _round_asked(request, list(range(1, adapter.complete_rounds(t) + 1)))
-    labels, rows, rounds = adapter.standings(t, asked)
+    asked = _round_asked(request, list(range(1, complete_rounds(t) + 1)))
+    labels, rows, rounds = standing_rows(t, asked)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{t.slug}-standings-round-{rounds}.csv"'
     writer = csv.writer(response)
@@ -111,10 +118,10 @@ def aro_list(request: HttpRequest, slug: str) -> HttpResponse:
     """Dubov 9: the ARO list, per scoregroup, before the next round (or ``?round=N``:
     the list published before round N)."""
     t = get_tournament_for_viewer(request, slug)
-    choices = adapter.aro_rounds(t)
+    choices = aro_rounds(t)
     asked = _round_asked(request, choices)
-    number, groups = adapter.aro_list(t, asked)
-    spread = adapter.aro_spread(t)
+    number, groups = aro_groups(t, asked)
+    spread = aro_spread(t)
     return _render_live(
         request,
         "pairing/aro.html",
@@ -131,7 +138,7 @@ def player_card(request: HttpRequest, slug: str, tpn: int) -> HttpResponse:
     return _render_live(
         request,
         "pairing/player_card.html",
-        {"t": t, "card": adapter.player_card(t, player), "polling": _polling(t, None),
+        {"t": t, "card": card_of(t, player), "polling": _polling(t, None),
          "is_arbiter": t.is_arbiter(request.user)},
     )
 
@@ -141,7 +148,7 @@ def player_card(request: HttpRequest, slug: str, tpn: int) -> HttpResponse:
 def trf_export(request: HttpRequest, slug: str) -> HttpResponse:
     """Arbiters only: the file carries birth dates and FIDE ids for the rating report."""
     t = get_tournament_for_arbiter(request, slug)
-    text = adapter.export_trf(t)
+    text = export_trf(t)
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{t.slug}.trf"'
     return response

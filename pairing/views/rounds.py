@@ -9,10 +9,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from .. import adapter
 from ..access import get_game, get_round, get_tournament_for_arbiter, get_tournament_for_viewer
 from ..forms import SwapForm
 from ..models import RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus
+from ..reports.standings import figure
+from ..services.rounds import PairingRefused, pair_next_round, readable, swap_players, warnings_for
+from ..services.snapshot import build_snapshot, histories, point_system
 from .notices import tells_of_a_discarded_draft
 
 
@@ -73,8 +75,8 @@ def _seen_byes(raw: str | None) -> dict[int, str] | None:
 def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     try:
-        rnd = adapter.pair_next_round(t, request.user)
-    except adapter.PairingRefused as exc:
+        rnd = pair_next_round(t, request.user)
+    except PairingRefused as exc:
         messages.error(request, str(exc))
         return redirect("pairing:tournament", slug=t.slug)
     return redirect(rnd.get_absolute_url())
@@ -96,8 +98,8 @@ def _explanation(rnd: Round) -> dict:
     brackets = [
         {
             **b,
-            "upfloater_reason": adapter.readable(b["upfloater_reason"], players),
-            "notes": [adapter.readable(n, players) for n in b["notes"]],
+            "upfloater_reason": readable(b["upfloater_reason"], players),
+            "notes": [readable(n, players) for n in b["notes"]],
             "residents": ps(b["residents"]),
             "upfloaters": ps(b["upfloaters"]),
             "g1": ps(b["g1"]),
@@ -110,12 +112,12 @@ def _explanation(rnd: Round) -> dict:
         for b in ex.get("brackets", [])
     ]
     colours = {
-        (c["white"], c["black"]): {**c, "reason": adapter.readable(c["reason"], players)} for c in ex.get("colours", [])
+        (c["white"], c["black"]): {**c, "reason": readable(c["reason"], players)} for c in ex.get("colours", [])
     }
     return {
         "bye_player": players.get(bye.get("player")),
         # drafts stored before "why" existed show the whole reason
-        "bye_reason": adapter.readable(bye.get("why", bye.get("reason", "")), players),
+        "bye_reason": readable(bye.get("why", bye.get("reason", "")), players),
         "bye_eligible": ps(bye.get("eligible", [])),
         "brackets": brackets,
         "colours": colours,
@@ -130,10 +132,10 @@ def _annotate_scores(t, rnd: Round, games: list, players: list | None = None, sn
     if snapshot is not None:
         hist = {p.id: p.history for p in snapshot.players}
     else:
-        hist = adapter.histories(t, rnd.number - 1, players)
-    ps = adapter.point_system(t)
+        hist = histories(t, rnd.number - 1, players)
+    ps = point_system(t)
     # as text, like every score in the tables: 0, 1, 1.5 (not 0.0 beside 1)
-    scores = {pk: adapter.figure(sum((ps.points(e.result) for e in h), Decimal(0)), 1) for pk, h in hist.items()}
+    scores = {pk: figure(sum((ps.points(e.result) for e in h), Decimal(0)), 1) for pk, h in hist.items()}
     for g in games:
         g.white_score = scores.get(g.white_id)
         g.black_score = scores.get(g.black_id)
@@ -142,7 +144,7 @@ def _annotate_scores(t, rnd: Round, games: list, players: list | None = None, sn
 def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dict:
     games = list(rnd.games())
     # a draft's arbiter view checks the rules on the same histories the scores come from
-    snapshot = adapter.build_snapshot(t, rnd.number) if rnd.is_draft and is_arbiter else None
+    snapshot = build_snapshot(t, rnd.number) if rnd.is_draft and is_arbiter else None
     _annotate_scores(t, rnd, games, snapshot=snapshot)
     ex = _explanation(rnd) if rnd.is_draft else None
     for g in games:
@@ -165,7 +167,7 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
         "rounds": t.round_set.order_by("number"),
     }
     if rnd.is_draft and is_arbiter:
-        ctx["warnings"] = adapter.warnings_for(rnd, snapshot=snapshot)
+        ctx["warnings"] = warnings_for(rnd, snapshot=snapshot)
         ctx["swap_form"] = SwapForm(players=_paired_players(rnd))
     return ctx
 
@@ -268,7 +270,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     a = t.player_set.get(pk=form.cleaned_data["a"])
     b = t.player_set.get(pk=form.cleaned_data["b"])
     try:
-        warnings = adapter.swap_players(rnd, a, b, request.user)
+        warnings = swap_players(rnd, a, b, request.user)
     except ValueError as exc:
         messages.error(request, str(exc))
         return redirect(rnd.get_absolute_url())

@@ -15,10 +15,10 @@ def add_players(t, n: int, start_rating: int = 2400):
 
 def play_round(t, user=None, results=None):
     """Pair, publish and fill in every result (White wins unless ``results`` says)."""
-    from pairing import adapter
     from pairing.models import GameResult
+    from pairing.services import rounds
 
-    rnd = adapter.pair_next_round(t, user)
+    rnd = rounds.pair_next_round(t, user)
     rnd.publish(user)
     for i, g in enumerate(rnd.games()):
         g.record_result((results or {}).get(i, GameResult.WHITE_WINS), user)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from pairing import adapter
 from pairing.models import Bye, ByeKind, Player
+from pairing.services import rounds
 from tests.web.helpers import play_round
 
 
@@ -17,7 +17,7 @@ def absences_url(t):
 def test_a_half_point_bye_keeps_the_player_out_of_the_pairing(chief_client, chief, tournament, players):
     chief_client.post(absences_url(tournament), {"round": 1, f"kind-{players[0].pk}": ByeKind.HALF})
     assert Bye.objects.get().kind == ByeKind.HALF
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     paired = {pk for g in rnd.game_set.all() for pk in (g.white_id, g.black_id)} | {rnd.pab().player_id}
     assert players[0].pk not in paired
 
@@ -53,7 +53,7 @@ def test_byes_for_a_published_round_are_refused(chief_client, chief, tournament,
 def test_a_withdrawn_player_is_not_paired(chief_client, chief, tournament, players):
     chief_client.post(reverse("pairing:player_withdraw", args=[tournament.slug, players[3].pk]), {"from_round": 1})
     assert Player.objects.get(pk=players[3].pk).withdrawn_from_round == 1
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     assert not rnd.game_set.filter(white=players[3]).exists()
     assert not rnd.game_set.filter(black=players[3]).exists()
 

@@ -126,10 +126,10 @@ def test_public_tournament_pages_are_readable_without_login(anon_client, tournam
 
 
 def test_a_draft_is_hidden_from_the_public(anon_client, chief, tournament, players):
-    from pairing import adapter
+    from pairing.services import rounds
 
     Tournament.objects.filter(pk=tournament.pk).update(public=True)
-    adapter.pair_next_round(tournament, chief)
+    rounds.pair_next_round(tournament, chief)
     assert anon_client.get(url("pairing:round", number=1)).status_code == 404
 
 

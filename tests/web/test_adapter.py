@@ -7,14 +7,15 @@ from decimal import Decimal
 import pytest
 from django.db.models import Q
 
-from pairing import adapter
 from pairing.engine import Colour, Result, RoundEntry
 from pairing.models import Bye, ByeKind, Game, GameResult, Player, Round, RoundStatus
+from pairing.reports import aro, standings
+from pairing.services import rounds, snapshot
 from tests.web.helpers import play_round
 
 
 def test_engine_ids_are_player_pks_and_tpns_come_from_the_model(tournament, players):
-    snap = adapter.build_snapshot(tournament)
+    snap = snapshot.build_snapshot(tournament)
     assert [(p.id, p.tpn, p.rating, p.name) for p in snap.players] == [
         (p.pk, p.tpn, p.rating, p.name) for p in players
     ]
@@ -25,14 +26,14 @@ def test_engine_ids_are_player_pks_and_tpns_come_from_the_model(tournament, play
 def test_the_point_system_comes_from_the_tournament(tournament):
     tournament.point_win, tournament.point_draw, tournament.point_pab = Decimal(3), Decimal(1), Decimal(1)
     tournament.save()
-    ps = adapter.point_system(tournament)
+    ps = snapshot.point_system(tournament)
     assert (ps.win, ps.draw, ps.loss, ps.pairing_bye, ps.forfeit_win) == (3, 1, 0, 1, 3)
 
 
 def test_history_comes_from_games_and_byes(chief, tournament, players):
     Bye.objects.create(tournament=tournament, player=players[9], round_number=1, kind=ByeKind.HALF)
     rnd = play_round(tournament, chief, {0: GameResult.DRAW, 1: GameResult.WHITE_FORFEIT_WIN})
-    snap = adapter.build_snapshot(tournament)
+    snap = snapshot.build_snapshot(tournament)
     by_id = {p.id: p for p in snap.players}
     g0, g1 = list(rnd.games())[:2]
     assert by_id[g0.white_id].history == (RoundEntry(g0.black_id, Colour.WHITE, Result.DRAW),)
@@ -47,7 +48,7 @@ def test_history_comes_from_games_and_byes(chief, tournament, players):
 def test_a_double_forfeit_is_a_forfeit_loss_for_both(chief, tournament, players):
     rnd = play_round(tournament, chief, {0: GameResult.DOUBLE_FORFEIT})
     g = rnd.games().first()
-    by_id = {p.id: p for p in adapter.build_snapshot(tournament).players}
+    by_id = {p.id: p for p in snapshot.build_snapshot(tournament).players}
     assert by_id[g.white_id].history[0].result is Result.FORFEIT_LOSS
     assert by_id[g.black_id].history[0].result is Result.FORFEIT_LOSS
 
@@ -55,7 +56,7 @@ def test_a_double_forfeit_is_a_forfeit_loss_for_both(chief, tournament, players)
 def test_a_late_entry_has_zero_point_rounds_before_arrival(chief, tournament, players):
     play_round(tournament, chief)
     late = Player.objects.create(tournament=tournament, name="Late", rating=1500)
-    by_id = {p.id: p for p in adapter.build_snapshot(tournament).players}
+    by_id = {p.id: p for p in snapshot.build_snapshot(tournament).players}
     assert by_id[late.pk].history == (RoundEntry(None, None, Result.ZERO_BYE),)
 
 
@@ -64,12 +65,12 @@ def test_requested_byes_and_withdrawals_are_absent(tournament, players):
     Bye.objects.create(tournament=tournament, player=players[1], round_number=2, kind=ByeKind.ZERO)
     Player.objects.filter(pk=players[2].pk).update(withdrawn_from_round=1)
     Player.objects.filter(pk=players[3].pk).update(withdrawn_from_round=3)
-    assert adapter.build_snapshot(tournament).absent == {players[0].pk, players[2].pk}
+    assert snapshot.build_snapshot(tournament).absent == {players[0].pk, players[2].pk}
 
 
 def test_pairing_writes_a_draft_with_games_and_the_pab(chief, tournament, players):
     Player.objects.create(tournament=tournament, name="Eleventh", rating=1000)
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     assert rnd.status == RoundStatus.DRAFT and rnd.number == 1
     assert rnd.game_set.count() == 5
     assert rnd.pab().player.name == "Eleventh"
@@ -78,37 +79,37 @@ def test_pairing_writes_a_draft_with_games_and_the_pab(chief, tournament, player
 
 
 def test_a_draft_is_not_history(chief, tournament, players):
-    adapter.pair_next_round(tournament, chief)
-    snap = adapter.build_snapshot(tournament, 1)
+    rounds.pair_next_round(tournament, chief)
+    snap = snapshot.build_snapshot(tournament, 1)
     assert all(p.history == () for p in snap.players)
 
 
 def test_pairing_twice_returns_the_same_draft(chief, tournament, players):
-    first = adapter.pair_next_round(tournament, chief)
-    assert adapter.pair_next_round(tournament, chief).pk == first.pk
+    first = rounds.pair_next_round(tournament, chief)
+    assert rounds.pair_next_round(tournament, chief).pk == first.pk
     assert Round.objects.count() == 1
 
 
 def test_pairing_is_refused_while_results_are_missing(chief, tournament, players):
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     rnd.publish(chief)
-    with pytest.raises(adapter.PairingRefused, match="5 result"):
-        adapter.pair_next_round(tournament, chief)
+    with pytest.raises(rounds.PairingRefused, match="5 result"):
+        rounds.pair_next_round(tournament, chief)
 
 
 def test_pairing_is_refused_after_the_last_round(chief, tournament, players):
     tournament.rounds = 1
     tournament.save()
     play_round(tournament, chief)
-    with pytest.raises(adapter.PairingRefused, match="All 1 rounds"):
-        adapter.pair_next_round(tournament, chief)
+    with pytest.raises(rounds.PairingRefused, match="All 1 rounds"):
+        rounds.pair_next_round(tournament, chief)
 
 
 def test_too_few_players_present_is_refused(chief, tournament, players):
     for p in players[1:]:
         Bye.objects.create(tournament=tournament, player=p, round_number=1, kind=ByeKind.ZERO)
-    with pytest.raises(adapter.PairingRefused, match="Only 1 player"):
-        adapter.pair_next_round(tournament, chief)
+    with pytest.raises(rounds.PairingRefused, match="Only 1 player"):
+        rounds.pair_next_round(tournament, chief)
 
 
 def test_no_legal_pairing_is_explained(chief, tournament):
@@ -123,8 +124,8 @@ def test_no_legal_pairing_is_explained(chief, tournament):
     tournament.save()
     add_players(tournament, 2)
     play_round(tournament, chief)
-    with pytest.raises(adapter.PairingRefused, match="No legal pairing") as refused:
-        adapter.pair_next_round(tournament, chief)
+    with pytest.raises(rounds.PairingRefused, match="No legal pairing") as refused:
+        rounds.pair_next_round(tournament, chief)
     assert Round.objects.count() == 1
     message = str(refused.value)
     assert "Player 01 (No 1)" in message and "Player 02 (No 2)" in message
@@ -135,11 +136,11 @@ def test_no_legal_pairing_is_explained(chief, tournament):
 def test_swap_in_a_draft_warns_about_a_rematch(chief, tournament, players):
     play_round(tournament, chief)
     first = Game.objects.filter(round__number=1).order_by("board").first()
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     # put the two players of round 1's first board on the same board again
     g = rnd.game_set.filter(white=first.white).first() or rnd.game_set.get(black=first.white)
     partner = g.black if g.white_id == first.white_id else g.white
-    warnings = adapter.swap_players(rnd, partner, first.black, chief)
+    warnings = rounds.swap_players(rnd, partner, first.black, chief)
     assert any("met before" in w for w in warnings)
     assert Game.objects.filter(round=rnd).count() == 5
     rnd.refresh_from_db()
@@ -147,9 +148,9 @@ def test_swap_in_a_draft_warns_about_a_rematch(chief, tournament, players):
 
 
 def test_swapping_players_on_one_board_swaps_colours(chief, tournament, players):
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     g = rnd.games().first()
-    adapter.swap_players(rnd, g.white, g.black, chief)
+    rounds.swap_players(rnd, g.white, g.black, chief)
     g2 = rnd.games().first()
     assert (g2.white_id, g2.black_id) == (g.black_id, g.white_id)
 
@@ -157,25 +158,25 @@ def test_swapping_players_on_one_board_swaps_colours(chief, tournament, players)
 def test_moving_an_ineligible_player_into_the_pab_warns(chief, tournament, players):
     Player.objects.create(tournament=tournament, name="Eleventh", rating=1000)
     play_round(tournament, chief)  # Eleventh has the PAB in round 1
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     eleventh = Player.objects.get(name="Eleventh")
     pab = rnd.pab().player
     assert pab != eleventh
-    warnings = adapter.swap_players(rnd, pab, eleventh, chief)
+    warnings = rounds.swap_players(rnd, pab, eleventh, chief)
     assert rnd.pab().player == eleventh
     assert any("not eligible" in w for w in warnings)
 
 
 def test_a_published_round_cannot_be_swapped(chief, tournament, players):
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     rnd.publish(chief)
     with pytest.raises(ValueError, match="Only a draft"):
-        adapter.swap_players(rnd, players[0], players[1], chief)
+        rounds.swap_players(rnd, players[0], players[1], chief)
 
 
 def test_aro_list_groups_by_score_with_preferences(chief, tournament, players):
     play_round(tournament, chief)
-    number, groups = adapter.aro_list(tournament)
+    number, groups = aro.aro_list(tournament)
     assert number == 2
     assert [g.score for g in groups] == [Decimal(1), Decimal(0)]
     winners = groups[0]
@@ -190,7 +191,7 @@ def test_aro_list_groups_by_score_with_preferences(chief, tournament, players):
 
 def test_standings_use_points_then_tiebreaks(chief, tournament, players):
     play_round(tournament, chief)
-    labels, rows, rounds = adapter.standings(tournament)
+    labels, rows, rounds = standings.standings(tournament)
     assert labels == ["BH-C1", "BH", "SB"] and rounds == 1
     assert [r.points for r in rows[:5]] == [1] * 5
     assert rows[0].rank == 1
@@ -199,8 +200,8 @@ def test_standings_use_points_then_tiebreaks(chief, tournament, players):
 def test_history_of_some_players_only(chief, tournament, players):
     play_round(tournament, chief)
     play_round(tournament, chief)
-    full = adapter.histories(tournament, 2)
-    some = adapter.histories(tournament, 2, players[:2])
+    full = snapshot.histories(tournament, 2)
+    some = snapshot.histories(tournament, 2, players[:2])
     assert some == {p.pk: full[p.pk] for p in players[:2]}
 
 
@@ -211,8 +212,8 @@ def test_an_engine_failure_is_reported_not_a_server_error(chief, tournament, pla
         raise engine.EngineError("internal error: something went wrong")
 
     monkeypatch.setattr(engine, "pair_round", broken)
-    with pytest.raises(adapter.PairingRefused, match="engine failed"):
-        adapter.pair_next_round(tournament, chief)
+    with pytest.raises(rounds.PairingRefused, match="engine failed"):
+        rounds.pair_next_round(tournament, chief)
     assert Round.objects.count() == 0
 
 
@@ -225,8 +226,8 @@ def test_a_swap_that_breaks_colour_limits_warns(chief, tournament, players):
         Game.objects.create_boards(rnd, boards)
     for p in players[4:]:
         Player.objects.filter(pk=p.pk).update(withdrawn_from_round=1)
-    draft = adapter.pair_next_round(tournament, chief)
+    draft = rounds.pair_next_round(tournament, chief)
     game_a = draft.game_set.get(Q(white=a) | Q(black=a))
     assert game_a.black_id == a.pk  # the engine respects the absolute preference
-    warnings = adapter.swap_players(draft, a, game_a.white, chief)
+    warnings = rounds.swap_players(draft, a, game_a.white, chief)
     assert any("three times in a row" in w or "colour difference" in w for w in warnings)

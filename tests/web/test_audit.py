@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from pairing import adapter
 from pairing.models import AuditAction, AuditEntry, ByeKind, Game, GameResult, Tournament
+from pairing.services import interchange, rounds
 from tests.web.helpers import play_round
 from tests.web.test_tournament_setup import GOOD
 
@@ -25,7 +25,7 @@ def last(action: str) -> AuditEntry:
 
 
 def test_a_result_is_logged_with_who_before_and_after(chief, deputy_client, deputy, tournament, players):
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     rnd.publish(chief)
     g = rnd.games().first()
     deputy_client.post(url("pairing:game_result", tournament, 1, g.pk), {"result": "1-0", "expected": ""})
@@ -41,7 +41,7 @@ def test_a_result_is_logged_with_who_before_and_after(chief, deputy_client, depu
 
 
 def test_a_refused_result_writes_no_entry(chief, chief_client, tournament, players):
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     rnd.publish(chief)
     g = rnd.games().first()
     g.record_result(GameResult.DRAW, chief)
@@ -68,7 +68,7 @@ def test_pairing_publishing_and_discarding_log_the_boards(chief_client, chief, t
 
 
 def test_a_swap_logs_the_boards_before_and_after(chief_client, chief, tournament, players):
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     g1, g2 = list(rnd.games())[:2]
     chief_client.post(url("pairing:round_swap", tournament, 1), {"a": g1.white_id, "b": g2.white_id})
     swap = last(AuditAction.SWAP)
@@ -164,7 +164,7 @@ def test_deputy_changes_are_logged_with_the_team_before_and_after(chief_client, 
 
 def test_a_trf_import_is_logged(chief_client, chief, tournament, players):
     play_round(tournament, chief)
-    text = adapter.export_trf(tournament)
+    text = interchange.export_trf(tournament)
     t2 = Tournament.objects.create(slug="continued", name="Continued", owner=chief)
     chief_client.post(url("pairing:trf_import", t2), {"text": text})
     entry = AuditEntry.objects.filter(tournament=t2, action=AuditAction.IMPORT).get()

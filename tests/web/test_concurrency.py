@@ -25,8 +25,9 @@ from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 
-from pairing import adapter, engine
+from pairing import engine
 from pairing.models import AuditAction, AuditEntry, Conflict, Game, GameResult, Round, RoundStatus, Tournament
+from pairing.services import rounds, snapshot
 from tests.web.helpers import play_round
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,7 +71,7 @@ def logged_in(user) -> Client:
 
 
 def published_round(t, user) -> Round:
-    rnd = adapter.pair_next_round(t, user)
+    rnd = rounds.pair_next_round(t, user)
     rnd.publish(user)
     return rnd
 
@@ -78,7 +79,7 @@ def published_round(t, user) -> Round:
 def draft_matches_current_data(t: Tournament) -> bool:
     """The draft's boards are what the engine pairs from the data as it is now."""
     draft = t.draft_round()
-    fresh = engine.pair_round(adapter.build_snapshot(t, draft.number))
+    fresh = engine.pair_round(snapshot.build_snapshot(t, draft.number))
     stored = sorted((g.board, g.white_id, g.black_id) for g in draft.game_set.all())
     return stored == sorted((b.number, b.white, b.black) for b in fresh.boards)
 
@@ -123,14 +124,14 @@ def test_the_last_result_and_pairing_the_next_round_at_once(chief, deputy, tourn
         return Game.objects.get(pk=last.pk).record_result(GameResult.WHITE_WINS, deputy, expected="")
 
     def pair():
-        return adapter.pair_next_round(Tournament.objects.get(pk=tournament.pk), chief)
+        return rounds.pair_next_round(Tournament.objects.get(pk=tournament.pk), chief)
 
     entered, paired = run_together(enter, pair)
     assert entered is True
     assert Game.objects.get(pk=last.pk).result == GameResult.WHITE_WINS
     rnd.refresh_from_db()
     assert rnd.status == RoundStatus.COMPLETE
-    if isinstance(paired, adapter.PairingRefused):
+    if isinstance(paired, rounds.PairingRefused):
         assert "still has 1 result(s) to enter" in str(paired)
         assert not Round.objects.filter(number=2).exists()
     else:
@@ -151,14 +152,14 @@ def test_a_correction_while_the_next_round_is_being_paired_never_leaves_a_stale_
     play_round(tournament, chief)
     game = Round.objects.get(number=1).games().first()
     corrected = threading.Event()
-    real_snapshot = adapter.build_snapshot
+    real_snapshot = snapshot.build_snapshot
 
     def slow_snapshot(t, number=None):
         snap = real_snapshot(t, number)
         corrected.wait(1.0)
         return snap
 
-    monkeypatch.setattr(adapter, "build_snapshot", slow_snapshot)
+    monkeypatch.setattr(rounds, "build_snapshot", slow_snapshot)
 
     def correct():
         try:
@@ -167,10 +168,10 @@ def test_a_correction_while_the_next_round_is_being_paired_never_leaves_a_stale_
             corrected.set()
 
     def pair():
-        return adapter.pair_next_round(Tournament.objects.get(pk=tournament.pk), chief)
+        return rounds.pair_next_round(Tournament.objects.get(pk=tournament.pk), chief)
 
     outcome_correct, outcome_pair = run_together(correct, pair)
-    monkeypatch.setattr(adapter, "build_snapshot", real_snapshot)
+    monkeypatch.setattr(rounds, "build_snapshot", real_snapshot)
     assert outcome_correct is True and isinstance(outcome_pair, Round), (outcome_correct, outcome_pair)
     assert Game.objects.get(pk=game.pk).result == GameResult.BLACK_WINS
     draft = tournament.draft_round()
@@ -187,7 +188,7 @@ def test_a_correction_while_another_arbiter_publishes_the_next_round(chief, depu
     and the chief is told so instead of publishing it."""
     play_round(tournament, chief)
     game = Round.objects.get(number=1).games().first()
-    adapter.pair_next_round(tournament, chief)
+    rounds.pair_next_round(tournament, chief)
 
     def correct():
         return Game.objects.get(pk=game.pk).record_result(GameResult.DRAW, deputy, expected="1-0")
@@ -209,7 +210,7 @@ def test_a_correction_while_another_arbiter_publishes_the_next_round(chief, depu
 
 @_race
 def test_two_publishes_of_the_same_draft_publish_it_once(chief, deputy, tournament, players):
-    adapter.pair_next_round(tournament, chief)
+    rounds.pair_next_round(tournament, chief)
     outcomes = run_together(
         lambda: Round.objects.get(number=1).publish(chief), lambda: Round.objects.get(number=1).publish(deputy)
     )
@@ -220,7 +221,7 @@ def test_two_publishes_of_the_same_draft_publish_it_once(chief, deputy, tourname
 
 @_race
 def test_a_double_click_on_publish_through_the_page(chief, tournament, players):
-    adapter.pair_next_round(tournament, chief)
+    rounds.pair_next_round(tournament, chief)
     publish = reverse("pairing:round_publish", args=[tournament.slug, 1])
     a, b = logged_in(chief), logged_in(chief)
     responses = run_together(lambda: a.post(publish), lambda: b.post(publish))
@@ -244,7 +245,7 @@ def test_two_pair_requests_at_once_make_one_draft(chief, deputy, tournament, pla
 def test_publishing_while_another_arbiter_discards(chief, deputy, tournament, players):
     """Whoever is first wins; the other is told, and the round is either published with
     its boards or gone, never half of each."""
-    adapter.pair_next_round(tournament, chief)
+    rounds.pair_next_round(tournament, chief)
 
     def publish():
         return Round.objects.get(number=1).publish(chief)
@@ -269,7 +270,7 @@ def test_registering_a_player_while_the_round_is_paired_never_leaves_them_out(ch
         return tournament.add_players([{"name": "Late, Lara", "rating": 1500}], deputy)
 
     def pair():
-        return adapter.pair_next_round(Tournament.objects.get(pk=tournament.pk), chief)
+        return rounds.pair_next_round(Tournament.objects.get(pk=tournament.pk), chief)
 
     registered, paired = run_together(register, pair)
     assert not isinstance(registered, Exception) and not isinstance(paired, Exception), (registered, paired)
@@ -338,7 +339,7 @@ def test_a_stale_correction_is_refused_too(chief, chief_client, tournament, play
 
 def test_publishing_a_draft_that_was_discarded_meanwhile_says_so(chief, chief_client, tournament, players):
     """The chief's preview page is open; the deputy changes a bye, which discards it."""
-    adapter.pair_next_round(tournament, chief)
+    rounds.pair_next_round(tournament, chief)
     tournament.discard_draft(chief, "Byes changed.")
     response = chief_client.post(reverse("pairing:round_publish", args=[tournament.slug, 1]), follow=True)
     assert response.status_code == 200
@@ -347,14 +348,14 @@ def test_publishing_a_draft_that_was_discarded_meanwhile_says_so(chief, chief_cl
 
 
 def test_discarding_a_draft_already_discarded_says_so(chief, chief_client, tournament, players):
-    adapter.pair_next_round(tournament, chief)
+    rounds.pair_next_round(tournament, chief)
     tournament.discard_draft(chief)
     response = chief_client.post(reverse("pairing:round_discard", args=[tournament.slug, 1]), follow=True)
     assert response.status_code == 200 and "no longer a draft" in response.content.decode()
 
 
 def test_publish_of_a_discarded_draft_raises_conflict(chief, tournament, players):
-    stale = adapter.pair_next_round(tournament, chief)
+    stale = rounds.pair_next_round(tournament, chief)
     tournament.discard_draft(chief)
     with pytest.raises(Conflict, match="discarded in the meantime"):
         stale.publish(chief)
@@ -363,7 +364,7 @@ def test_publish_of_a_discarded_draft_raises_conflict(chief, tournament, players
 
 
 def test_discarding_a_round_published_meanwhile_says_so(chief, chief_client, tournament, players):
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     rnd.publish(chief)
     response = chief_client.post(reverse("pairing:round_discard", args=[tournament.slug, 1]), follow=True)
     assert "is published; it cannot be discarded" in response.content.decode()
@@ -371,11 +372,11 @@ def test_discarding_a_round_published_meanwhile_says_so(chief, chief_client, tou
 
 
 def test_a_swap_on_a_draft_published_meanwhile_is_refused(chief, tournament, players):
-    stale = adapter.pair_next_round(tournament, chief)
+    stale = rounds.pair_next_round(tournament, chief)
     Round.objects.get(pk=stale.pk).publish(chief)
     g1, g2 = list(stale.games())[:2]
     with pytest.raises(ValueError, match="published or discarded in the meantime"):
-        adapter.swap_players(stale, g1.white, g2.white, chief)
+        rounds.swap_players(stale, g1.white, g2.white, chief)
     assert not AuditEntry.objects.filter(action=AuditAction.SWAP).exists()
 
 
@@ -565,7 +566,7 @@ def test_a_save_that_waited_too_long_for_the_lock_is_a_503_with_a_message(
 ):
     """Past SQLite's busy timeout the transaction is rolled back; the arbiter is told
     to try again instead of seeing a server error."""
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     rnd.publish(chief)
     game = rnd.games().first()
 
@@ -580,7 +581,7 @@ def test_a_save_that_waited_too_long_for_the_lock_is_a_503_with_a_message(
 
 
 def test_other_database_errors_are_not_dressed_up_as_busy(monkeypatch, chief, chief_client, tournament, players):
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     rnd.publish(chief)
     game = rnd.games().first()
 

@@ -11,9 +11,9 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from pairing import adapter
 from pairing.engine.trf import dump_trf, parse_trf
 from pairing.models import AuditEntry, ForbiddenPair, Player, Round, Tournament
+from pairing.services import interchange, rounds, snapshot
 from tests.web.helpers import add_players
 
 
@@ -196,11 +196,11 @@ def test_the_engine_does_not_pair_a_forbidden_pair(chief_client, tournament, pla
 
 def test_the_snapshot_carries_the_pairs_as_player_ids(chief, tournament, players):
     tournament.forbid_pair(players[4], players[2], chief)
-    assert adapter.build_snapshot(tournament).forbidden == frozenset({frozenset({players[2].pk, players[4].pk})})
+    assert snapshot.build_snapshot(tournament).forbidden == frozenset({frozenset({players[2].pk, players[4].pk})})
 
 
 def test_adding_or_removing_a_pair_discards_the_draft_and_is_audited(chief_client, chief, tournament, players):
-    adapter.pair_next_round(tournament, chief)
+    rounds.pair_next_round(tournament, chief)
     page = chief_client.get(page_url(tournament)).content.decode()
     assert "Round 1 is a draft" in page
     forbid(chief_client, tournament, players[0], players[5])
@@ -212,7 +212,7 @@ def test_adding_or_removing_a_pair_discards_the_draft_and_is_audited(chief_clien
     assert entry.after == {"forbidden_pairs": ["No 1 Player 01 / No 6 Player 06"]}
     assert AuditEntry.objects.filter(action="discard", detail__contains="A forbidden pair was added.").exists()
 
-    adapter.pair_next_round(tournament, chief)
+    rounds.pair_next_round(tournament, chief)
     chief_client.post(delete_url(tournament, ForbiddenPair.objects.get()))
     assert not Round.objects.exists()
     removed = AuditEntry.objects.filter(action="forbidden").first()  # newest first
@@ -225,7 +225,7 @@ def test_adding_or_removing_a_pair_discards_the_draft_and_is_audited(chief_clien
 
 
 def test_a_swap_into_a_forbidden_pair_warns(chief_client, chief, tournament, players):
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     g1, g2 = rnd.games()[:2]
     # forbid board 1's White with board 2's White, then put them on one board
     ForbiddenPair.objects.create(
@@ -259,13 +259,13 @@ def test_trf_export_names_players_by_their_pairing_numbers(chief, tournament, pl
     """TPNs, not database ids: a late, higher-rated entry renumbers everyone."""
     tournament.forbid_pair(players[0], players[1], chief)
     Player.objects.create(tournament=tournament, name="Late, Strong", rating=2700)
-    assert "XXP 2 3\n" in adapter.export_trf(tournament)
+    assert "XXP 2 3\n" in interchange.export_trf(tournament)
 
 
 def test_trf_import_keeps_the_pairs(chief_client, chief, tournament, players):
     tournament.forbid_pair(players[0], players[5], chief)
     tournament.forbid_pair(players[2], players[9], chief)
-    text = adapter.export_trf(tournament)
+    text = interchange.export_trf(tournament)
     fresh = Tournament.objects.create(slug="continued", name="Continued", owner=chief)
     response = chief_client.post(reverse("pairing:trf_import", args=["continued"]), {"text": text})
     assert response.status_code == 302
@@ -276,15 +276,15 @@ def test_trf_import_keeps_the_pairs(chief_client, chief, tournament, players):
     entry = AuditEntry.objects.filter(tournament=fresh, action="import").get()
     assert entry.detail.endswith("2 forbidden pairs.")
     # round 1 respects them, and the export writes them again
-    rnd = adapter.pair_next_round(fresh, chief)
+    rnd = rounds.pair_next_round(fresh, chief)
     met = {frozenset((g.white.name, g.black.name)) for g in rnd.games()}
     assert not met & pairs_in_db(fresh)
-    fresh_text = adapter.export_trf(fresh)
+    fresh_text = interchange.export_trf(fresh)
     assert parse_trf(fresh_text).forbidden == parse_trf(text).forbidden
 
 
 def test_trf_import_of_a_for_line_with_three_players(chief_client, chief, tournament, players):
-    text = adapter.export_trf(tournament) + "FOR 2 4 7\n"
+    text = interchange.export_trf(tournament) + "FOR 2 4 7\n"
     fresh = Tournament.objects.create(slug="continued", name="Continued", owner=chief)
     chief_client.post(reverse("pairing:trf_import", args=["continued"]), {"text": text})
     assert pairs_in_db(fresh) == {

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from pairing import adapter
 from pairing.models import Game, GameResult, Round
+from pairing.services import rounds
 from tests.web.helpers import play_round
 
 HTMX = {"HX-Request": "true"}
@@ -15,7 +15,7 @@ HTMX = {"HX-Request": "true"}
 
 def draft_after_round_one(t, user):
     play_round(t, user)
-    return adapter.pair_next_round(t, user)
+    return rounds.pair_next_round(t, user)
 
 
 def test_correcting_a_result_by_htmx_says_the_draft_was_discarded(chief_client, chief, tournament, players):

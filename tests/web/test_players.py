@@ -137,9 +137,9 @@ def test_a_late_entry_before_the_freeze_is_simply_sorted_in(chief_client, tourna
 
 
 def test_adding_a_player_discards_a_draft(chief_client, chief, tournament, players):
-    from pairing import adapter
+    from pairing.services import rounds
 
-    adapter.pair_next_round(tournament, chief)
+    rounds.pair_next_round(tournament, chief)
     chief_client.post(players_url(tournament), NEW)
     assert not Round.objects.filter(status=RoundStatus.DRAFT).exists()
 

@@ -239,7 +239,7 @@ def test_crosstable_and_aro_list_refresh_only_while_a_round_is_in_play(anon_clie
 def test_figures_are_shown_like_floatformat(value, places, shown):
     from django.template.defaultfilters import floatformat
 
-    from pairing.adapter import figure
+    from pairing.reports.standings import figure
 
     assert figure(value, places) == shown == floatformat(value, -places)
 

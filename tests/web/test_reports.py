@@ -21,9 +21,9 @@ def test_standings_rank_by_points_with_tiebreak_columns(chief_client, chief, tou
 
 def test_standings_count_only_complete_rounds(chief_client, chief, tournament, players):
     play_round(tournament, chief)
-    from pairing import adapter
+    from pairing.services import rounds
 
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     rnd.publish(chief)
     response = chief_client.get(reverse("pairing:standings", args=[tournament.slug]))
     assert response.context["rounds"] == 1
@@ -39,9 +39,9 @@ def test_the_aro_list_shows_white_and_black_seekers_per_scoregroup(chief_client,
 
 def test_the_aro_list_during_a_round_shows_the_figures_it_was_paired_with(chief_client, chief, tournament, players):
     play_round(tournament, chief)
-    from pairing import adapter
+    from pairing.services import rounds
 
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     rnd.publish(chief)
     body = chief_client.get(reverse("pairing:aro", args=[tournament.slug])).content.decode()
     assert "ARO list for round 2" in body
@@ -82,11 +82,11 @@ def test_pairings_by_name_list_everyone_alphabetically(chief_client, chief, tour
 
 
 def test_a_round_in_play_refreshes_itself_for_visitors(anon_client, chief, tournament, players):
-    from pairing import adapter
     from pairing.models import Tournament
+    from pairing.services import rounds
 
     Tournament.objects.filter(pk=tournament.pk).update(public=True)
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     rnd.publish(chief)
     body = anon_client.get(rnd.get_absolute_url()).content.decode()
     assert 'hx-trigger="every 30s"' in body and "Refresh now" in body

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from pairing import adapter
 from pairing.models import AuditEntry, GameResult, RoundStatus
+from pairing.services import rounds
 
 
 @pytest.fixture
 def rnd(chief, tournament, players):
-    r = adapter.pair_next_round(tournament, chief)
+    r = rounds.pair_next_round(tournament, chief)
     r.publish(chief)
     return r
 
@@ -79,7 +79,7 @@ def test_an_unknown_result_is_refused(chief_client, rnd):
 
 
 def test_results_cannot_be_entered_in_a_draft(chief_client, chief, tournament, players):
-    r = adapter.pair_next_round(tournament, chief)
+    r = rounds.pair_next_round(tournament, chief)
     g = r.games().first()
     response = chief_client.post(result_url(r, g), {"result": "1-0"}, follow=True)
     assert "publish the round" in response.content.decode()
@@ -112,7 +112,7 @@ def test_the_results_page_shows_progress_and_key_help(chief_client, rnd):
 def test_correcting_a_result_discards_the_next_rounds_draft(chief_client, chief, tournament, rnd):
     for g in rnd.games():
         chief_client.post(result_url(rnd, g), {"result": "1-0"})
-    adapter.pair_next_round(tournament, chief)
+    rounds.pair_next_round(tournament, chief)
     g = rnd.games().first()
     chief_client.post(result_url(rnd, g), {"result": "0-1", "expected": "1-0"})
     assert not tournament.round_set.filter(status=RoundStatus.DRAFT).exists()

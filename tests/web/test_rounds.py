@@ -102,7 +102,7 @@ def test_changing_byes_discards_the_draft(chief_client, tournament, players):
 
 
 def test_the_engines_sentences_name_players_by_pairing_number(chief_client, tournament, players):
-    from pairing.adapter import readable
+    from pairing.services.rounds import readable
 
     p = players[2]
     assert readable(f"bye to {p.pk} (TPN {p.tpn}); next 9999 (TPN 1)", {p.pk: p}) == (

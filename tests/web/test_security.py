@@ -24,9 +24,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from pairing import adapter
 from pairing import urls as pairing_urls
 from pairing.models import ForbiddenPair, Tournament
+from pairing.services import rounds
 from tests.web.helpers import play_round
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,7 +48,7 @@ def scene(chief, stranger, tournament, players):
     the draft): every view has something to act on (and the payload's would-be deputy
     exists)."""
     play_round(tournament, chief)
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     a, b = (g.white for g in rnd.games()[:2])
     ForbiddenPair.objects.create(tournament=tournament, player_a=min(a, b, key=lambda p: p.pk),
                                  player_b=max(a, b, key=lambda p: p.pk))

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from pairing import adapter
 from pairing.engine.trf import dump_trf, parse_trf
 from pairing.models import Bye, ByeKind, Game, GameResult, Player, Round, Tournament
+from pairing.services import interchange, rounds
 from tests.web.helpers import play_round
 
 
@@ -33,14 +33,14 @@ def test_export_is_read_back_identically(chief_client, chief, tournament, player
 
 def test_export_leaves_out_a_round_in_play(chief, tournament, players):
     played_tournament(tournament, chief, rounds=2)
-    rnd = adapter.pair_next_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
     rnd.publish(chief)
-    assert parse_trf(adapter.export_trf(tournament)).rounds_played() == 2
+    assert parse_trf(interchange.export_trf(tournament)).rounds_played() == 2
 
 
 def test_import_continues_a_tournament_played_elsewhere(chief_client, chief, tournament, players):
     played_tournament(tournament, chief)
-    text = adapter.export_trf(tournament)
+    text = interchange.export_trf(tournament)
     fresh = Tournament.objects.create(slug="continued", name="Continued", owner=chief)
     response = chief_client.post(reverse("pairing:trf_import", args=["continued"]), {"text": text})
     assert response.status_code == 302
@@ -52,18 +52,18 @@ def test_import_continues_a_tournament_played_elsewhere(chief_client, chief, tou
     # the same tournament, as far as TRF can tell (the chief arbiter line differs: the importer owns it)
     fresh.refresh_from_db()
     assert fresh.initial_colour == tournament.initial_colour
-    theirs = parse_trf(adapter.export_trf(fresh))
+    theirs = parse_trf(interchange.export_trf(fresh))
     ours = parse_trf(text)
     assert [(p.id, p.name, p.rating, p.history) for p in theirs.players] == [
         (p.id, p.name, p.rating, p.history) for p in ours.players
     ]
     # and it can be paired on from here
-    rnd = adapter.pair_next_round(fresh, chief)
+    rnd = rounds.pair_next_round(fresh, chief)
     assert rnd.number == 4
 
 
 def test_import_of_a_file_upload(chief_client, chief, tournament, players):
-    text = adapter.export_trf(tournament).encode()
+    text = interchange.export_trf(tournament).encode()
     Tournament.objects.create(slug="uploaded", name="Uploaded", owner=chief)
     chief_client.post(reverse("pairing:trf_import", args=["uploaded"]), {"file": SimpleUploadedFile("x.trf", text)})
     assert Player.objects.filter(tournament__slug="uploaded").count() == 10
@@ -88,7 +88,7 @@ def test_a_broken_file_shows_line_and_column_and_writes_nothing(chief_client, to
 
 
 def test_import_into_a_tournament_with_players_is_refused(chief_client, tournament, players):
-    text = adapter.export_trf(tournament)
+    text = interchange.export_trf(tournament)
     response = chief_client.post(reverse("pairing:trf_import", args=[tournament.slug]), {"text": text})
     assert "already has players" in response.content.decode()
     assert Player.objects.count() == 10
@@ -121,31 +121,31 @@ def test_import_keeps_byes_requested_for_rounds_still_to_play(chief_client, chie
     """Two rounds played; 240 records ask a half-point bye in round 3 for 3 and 5 and a
     zero-point bye in round 4 for 7; the round-2 record is history (the player lines hold it)."""
     played_tournament(tournament, chief, rounds=2)
-    text = (adapter.export_trf(tournament) + _record_240("H", 3, 3, 5) + _record_240("Z", 4, 7)
+    text = (interchange.export_trf(tournament) + _record_240("H", 3, 3, 5) + _record_240("Z", 4, 7)
             + _record_240("F", 2, 9))
     fresh, response = _import(chief_client, chief, text)
     assert response.status_code == 302
     byes = {(b.round_number, b.player.name, b.kind) for b in Bye.objects.filter(tournament=fresh, round_number__gt=2)}
     names = {p.tpn: p.name for p in tournament.player_set.all()}
     assert byes == {(3, names[3], ByeKind.HALF), (3, names[5], ByeKind.HALF), (4, names[7], ByeKind.ZERO)}
-    rnd = adapter.pair_next_round(fresh, chief)
+    rnd = rounds.pair_next_round(fresh, chief)
     paired = {p.name for g in rnd.games() for p in (g.white, g.black)}
     assert names[3] not in paired and names[5] not in paired and names[7] in paired
 
 
 def test_import_keeps_a_260_pair_that_covers_every_round_still_to_pair(chief_client, chief, tournament, players):
-    fresh, response = _import(chief_client, chief, adapter.export_trf(tournament) + _record_260(1, 5, 1, 6))
+    fresh, response = _import(chief_client, chief, interchange.export_trf(tournament) + _record_260(1, 5, 1, 6))
     assert response.status_code == 302
     (pair,) = fresh.forbiddenpair_set.select_related("player_a", "player_b")
     assert {pair.player_a.tpn, pair.player_b.tpn} == {1, 6}
-    met = {frozenset((g.white.tpn, g.black.tpn)) for g in adapter.pair_next_round(fresh, chief).games()}
+    met = {frozenset((g.white.tpn, g.black.tpn)) for g in rounds.pair_next_round(fresh, chief).games()}
     assert frozenset((1, 6)) not in met
 
 
 def test_a_260_pair_for_some_rounds_only_is_refused_and_nothing_is_written(chief_client, chief, tournament, players):
     """A pair forbidden here holds for every round; forbidding it in rounds 4-5 too, or
     dropping it, would change pairings the file did not ask to change."""
-    fresh, response = _import(chief_client, chief, adapter.export_trf(tournament) + _record_260(2, 3, 1, 6))
+    fresh, response = _import(chief_client, chief, interchange.export_trf(tournament) + _record_260(2, 3, 1, 6))
     body = response.content.decode()
     assert response.status_code == 400
     assert "forbids players 1, 6 to meet in rounds 2-3 only" in body
@@ -155,13 +155,13 @@ def test_a_260_pair_for_some_rounds_only_is_refused_and_nothing_is_written(chief
 
 def test_a_260_record_about_rounds_already_played_is_history(chief_client, chief, tournament, players):
     played_tournament(tournament, chief, rounds=2)
-    fresh, response = _import(chief_client, chief, adapter.export_trf(tournament) + _record_260(1, 2, 1, 6))
+    fresh, response = _import(chief_client, chief, interchange.export_trf(tournament) + _record_260(1, 2, 1, 6))
     assert response.status_code == 302
     assert not fresh.forbiddenpair_set.exists()
 
 
 def test_byes_and_pairs_naming_unknown_players_or_rounds_are_refused(chief_client, chief, tournament, players):
-    text = adapter.export_trf(tournament) + _record_240("H", 9, 2) + _record_240("Z", 2, 42) + _record_260(1, 5, 3, 77)
+    text = interchange.export_trf(tournament) + _record_240("H", 9, 2) + _record_240("Z", 2, 42) + _record_260(1, 5, 3, 77)
     fresh, response = _import(chief_client, chief, text)
     body = response.content.decode()
     assert response.status_code == 400
@@ -180,7 +180,7 @@ def test_export_writes_requested_byes_ahead_with_their_kind_and_an_import_restor
     by_tpn = {p.tpn: p for p in tournament.player_set.all()}
     for tpn, number, kind in [(3, 3, ByeKind.HALF), (5, 3, ByeKind.ZERO), (7, 5, ByeKind.HALF)]:
         Bye.objects.create(tournament=tournament, player=by_tpn[tpn], round_number=number, kind=kind)
-    text = adapter.export_trf(tournament)
+    text = interchange.export_trf(tournament)
     assert "240 H   3    3\n" in text and "240 Z   3    5\n" in text and "240 H   5    7\n" in text
     assert dump_trf(parse_trf(text)) == text
     assert parse_trf(text).snapshot().absent == {3, 5}  # the engine's own reader agrees
@@ -196,14 +196,14 @@ def test_export_writes_requested_byes_ahead_with_their_kind_and_an_import_restor
         return [line for line in trf.splitlines() if line[:3] in ("001", "240", "XXZ", "XXR", "XXS")]
 
     fresh.refresh_from_db()
-    assert records(adapter.export_trf(fresh)) == records(text)
+    assert records(interchange.export_trf(fresh)) == records(text)
 
 
 def test_a_point_system_this_application_cannot_keep_is_refused(chief_client, chief, tournament, players):
     """Found by tests/web/test_trf_import_fuzz.py: a PAB worth more than a win reached the
     database's check constraint (a server error).  Such files are now refused, as are
     point systems the settings cannot express, instead of being changed silently."""
-    base = adapter.export_trf(tournament)
+    base = interchange.export_trf(tournament)
     assert " PAB=1 FW=1 " in base and " WD=0.5 BD=0.5 " in base
     cases = {
         ("PAB=1", "PAB=3"): "PAB = 3; it must be between 0 and the points for a win",
@@ -222,7 +222,7 @@ def test_a_point_system_this_application_cannot_keep_is_refused(chief_client, ch
 
 
 def test_more_rounds_than_a_tournament_can_have_is_refused(chief_client, chief, tournament, players):
-    text = adapter.export_trf(tournament).replace("XXR 5", "XXR 150")
+    text = interchange.export_trf(tournament).replace("XXR 5", "XXR 150")
     fresh, response = _import(chief_client, chief, text)
     assert response.status_code == 400
     assert "The file gives 150 rounds; a tournament has 1 to 99." in response.content.decode()
@@ -230,7 +230,7 @@ def test_more_rounds_than_a_tournament_can_have_is_refused(chief_client, chief, 
 
 
 def test_an_uploaded_trf_file_with_a_nul_character_is_refused(chief_client, chief, tournament, players):
-    text = adapter.export_trf(tournament).replace("XXR 5", "XXR 5\x00")
+    text = interchange.export_trf(tournament).replace("XXR 5", "XXR 5\x00")
     fresh = Tournament.objects.create(slug="continued", name="Continued", owner=chief)
     upload = SimpleUploadedFile("t.trf", text.encode())
     response = chief_client.post(reverse("pairing:trf_import", args=[fresh.slug]), {"file": upload})

@@ -11,8 +11,8 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pairing import adapter
 from pairing.models import AuditEntry, Bye, ForbiddenPair, Player, Round, Tournament
+from pairing.services import interchange
 
 # A tournament our engine paired: 10 players, 3 of 5 rounds, forfeits, requested byes,
 # a PAB, forbidden pairs and an absence for round 4 (made with
@@ -51,7 +51,7 @@ def damaged(draw) -> str:
 
 def test_the_undamaged_file_imports(chief):
     t = Tournament.objects.create(slug="fuzz-good", name="Fuzz", owner=chief)
-    assert adapter.import_trf(t, GOOD, chief) == 10
+    assert interchange.import_trf(t, GOOD, chief) == 10
     assert t.rounds_published() == 3 and t.forbiddenpair_set.count() == 2
 
 
@@ -74,8 +74,8 @@ class _Undo(Exception):
 def _import_or_refuse(chief, text: str) -> None:
     t = Tournament.objects.create(slug="fuzz", name="Fuzz", rounds=5, owner=chief)
     try:
-        count = adapter.import_trf(t, text, chief)
-    except adapter.ImportRefused as exc:
+        count = interchange.import_trf(t, text, chief)
+    except interchange.ImportRefused as exc:
         assert exc.problems and all(message for _, _, message in exc.problems)
         for model in (Player, Round, Bye, ForbiddenPair, AuditEntry):
             assert not model.objects.filter(tournament=t).exists(), model.__name__

@@ -10,8 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from pairing import adapter
 from pairing.models import Bye, ByeKind, ColourMethod, GameResult, Player, Tournament
+from pairing.services import rounds
 
 USERNAME = "arbiter"
 PASSWORD = "dubov-demo"
@@ -113,7 +113,7 @@ class Command(BaseCommand):
             Bye.objects.create(tournament=t, player=players[17], round_number=2, kind=ByeKind.HALF)
             Bye.objects.create(tournament=t, player=players[30], round_number=4, kind=ByeKind.ZERO)
             for number in range(1, 5):
-                rnd = adapter.pair_next_round(t, user)
+                rnd = rounds.pair_next_round(t, user)
                 rnd.publish(user)
                 games = list(rnd.games())
                 entered = games if number < 4 else games[: len(games) // 2]

@@ -1,0 +1,60 @@
+"""The crosstable: standings order, one cell per complete round (``12w1``, ``bye``, ``H``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine import Colour, Result, RoundEntry
+from ..models import Bye, ByeKind, Tournament
+from .standings import StandingRow, _table
+
+_CELL_RESULT = {
+    Result.WIN: "1", Result.DRAW: "½", Result.LOSS: "0",
+    Result.WIN_UNRATED: "1", Result.DRAW_UNRATED: "½", Result.LOSS_UNRATED: "0",
+    Result.FORFEIT_WIN: "+", Result.FORFEIT_LOSS: "-",
+}
+
+
+_CELL_BYE = {Result.PAIRING_BYE: "bye", Result.FULL_BYE: "F", Result.HALF_BYE: "H", Result.ZERO_BYE: "–"}
+
+
+@dataclass(frozen=True)
+class CrossRow:
+    number: int  # position in the table (opponents are named by it)
+    standing: StandingRow
+    cells: tuple[str, ...]
+
+
+def crosstable(t: Tournament, rounds: int | None = None) -> tuple[list[str], list[CrossRow], int]:
+    """Standings order, one cell per complete round: ``12w1``, ``5b½``, ``3w+``,
+    ``bye``, ``H``; opponents by their line number in this table."""
+    table = _table(t, rounds)
+    line = {r.player.pk: i for i, r in enumerate(table.rows, start=1)}
+    zero = _requested_zero_byes(t, table.rounds)
+    out = []
+    for i, r in enumerate(table.rows, start=1):
+        cells = tuple(
+            "Z" if (r.player.pk, k) in zero else _cell(e, line)
+            for k, e in enumerate(table.hist[r.player.pk], start=1)
+        )
+        out.append(CrossRow(i, r, cells))
+    return table.labels, out, table.rounds
+
+
+def _requested_zero_byes(t: Tournament, rounds: int) -> set[tuple[int, int]]:
+    """(player pk, round) of the zero-point byes players asked for: the histories give
+    those and the rounds a player was not in the tournament (late entry, withdrawal) the
+    same entry, ``Z``; the crosstable and the card tell them apart."""
+    return set(
+        Bye.objects.filter(tournament=t, kind=ByeKind.ZERO, round_number__lte=rounds).values_list(
+            "player_id", "round_number"
+        )
+    )
+
+
+def _cell(e: RoundEntry, line: dict[int, int]) -> str:
+    if e.opponent is None:
+        return _CELL_BYE.get(e.result, e.result.value)
+    colour = "w" if e.colour is Colour.WHITE else "b"
+    return f"{line[e.opponent]}{colour}{_CELL_RESULT[e.result]}"
+

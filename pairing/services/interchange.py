@@ -1,0 +1,341 @@
+"""TRF files in and out: the export for rating reports and other programs, and the
+import of players and rounds already played (all or nothing)."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+from django.db import transaction
+
+from ..engine import Colour, PointSystem, RoundEntry
+from ..engine import trf as trf_module
+from ..models import (
+    AuditAction,
+    AuditEntry,
+    Bye,
+    ByeKind,
+    ColourMethod,
+    ForbiddenPair,
+    Game,
+    GameResult,
+    Player,
+    Round,
+    RoundStatus,
+    Title,
+    Tournament,
+)
+from ..reports.standings import standings
+from .snapshot import absent_ids, histories, point_system
+
+
+def _date_text(d: datetime.date | None) -> str:
+    return d.strftime("%Y/%m/%d") if d else ""
+
+
+def export_trf(t: Tournament) -> str:
+    """TRF-16 of the complete rounds, with XXR/XXC/XXS, the forbidden pairs as XXP,
+    the players absent from the next round as XXZ (when it is not paired yet) and every
+    requested bye of a round not in the file, with its kind, as a TRF-2026 240 record.  A round in play (results missing)
+    and a draft are left out: TRF-16 has no code for a pending result.  Starting
+    ranks are the TPNs."""
+    t.renumber()
+    players = list(t.player_set.order_by("tpn"))
+    played = t.rounds_published()
+    last = t.published_rounds().last()
+    if last is not None and last.status != RoundStatus.COMPLETE:
+        played -= 1
+    hist = histories(t, played, players)
+    tpn = {p.pk: p.tpn for p in players}
+    _, rows, _ = standings(t)
+    rank = {r.player.pk: r.rank for r in rows}
+    ps = point_system(t)
+
+    def renumbered(entries: list[RoundEntry]) -> tuple[RoundEntry, ...]:
+        return tuple(
+            RoundEntry(tpn[e.opponent] if e.opponent is not None else None, e.colour, e.result) for e in entries
+        )
+
+    trf_players = tuple(
+        trf_module.TrfPlayer(
+            id=p.tpn,
+            sex={"m": "m", "f": "w"}.get(p.sex, ""),
+            title=p.title,
+            name=p.name,
+            rating=p.rating,
+            federation=p.federation,
+            fide_id=p.fide_id,
+            birth_date=p.birth_date.strftime("%Y/%m/%d") if p.birth_date else "",
+            points=sum((ps.points(e.result) for e in hist[p.pk]), Decimal(0)),
+            rank=rank.get(p.pk),
+            history=renumbered(hist[p.pk]),
+        )
+        for p in players
+    )
+    next_round = played + 1
+    absent = (
+        frozenset(tpn[pk] for pk in absent_ids(t, next_round))
+        if next_round <= t.rounds and next_round > t.rounds_published()
+        else frozenset()
+    )
+    # requested byes of every round not in the file, with their kind (TRF-2026 240)
+    ahead: dict[tuple[str, int], list[int]] = {}
+    for bye in Bye.objects.requested().filter(tournament=t, round_number__gt=played).order_by("round_number", "kind"):
+        ahead.setdefault((bye.kind, bye.round_number), []).append(tpn[bye.player_id])
+    deputies = tuple(u.get_full_name() or u.get_username() for u in t.deputies.order_by("username"))
+    owner = t.owner.get_full_name() or t.owner.get_username()
+    tournament = trf_module.TrfTournament(
+        name=t.name,
+        city=t.place,
+        federation=t.federation,
+        start_date=_date_text(t.start_date),
+        end_date=_date_text(t.end_date),
+        chief_arbiter=owner,
+        deputies=deputies,
+        time_control=t.time_control,
+        total_rounds=t.rounds,
+        initial_colour=Colour(t.initial_colour),
+        points=ps,
+        players=trf_players,
+        absent_next=absent,
+        extra_lines=tuple(trf_module.bye_record(kind, number, ids) for (kind, number), ids in ahead.items()),
+        forbidden=frozenset(
+            frozenset(tpn[pk] for pk in pair) for pair in ForbiddenPair.objects.filter(tournament=t).engine_pairs()
+        ),
+    )
+    return trf_module.dump_trf(tournament)
+
+
+class ImportRefused(Exception):
+    """The TRF cannot be imported; ``problems`` are (line, column, message)."""
+
+    def __init__(self, problems: list[tuple[int, int, str]]):
+        self.problems = problems
+        super().__init__("; ".join(f"line {a}, column {b}: {m}" for a, b, m in problems))
+
+
+_TITLES = {c.value for c in Title}
+
+
+_GAME_FROM_SIDES = {
+    ("1", "0"): GameResult.WHITE_WINS,
+    ("W", "L"): GameResult.WHITE_WINS,
+    ("=", "="): GameResult.DRAW,
+    ("D", "D"): GameResult.DRAW,
+    ("0", "1"): GameResult.BLACK_WINS,
+    ("L", "W"): GameResult.BLACK_WINS,
+    ("+", "-"): GameResult.WHITE_FORFEIT_WIN,
+    ("-", "+"): GameResult.BLACK_FORFEIT_WIN,
+    ("-", "-"): GameResult.DOUBLE_FORFEIT,
+}
+
+
+def _parse_trf_date(text: str) -> datetime.date | None:
+    text = text.strip()
+    if not text:
+        return None
+    for fmt in ("%Y/%m/%d", "%Y-%m-%d", "%Y.%m.%d", "%d.%m.%Y", "%d/%m/%Y"):
+        try:
+            return datetime.datetime.strptime(text, fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
+def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 1000) -> int:
+    """Load players, and any rounds already played, from TRF-16 text into an empty
+    tournament.  All or nothing; raises :class:`ImportRefused` listing every problem.
+
+    Starting ranks become the TPNs (renumbered by our rules before round 4 is
+    published).  Rounds with games become complete rounds (a forfeit and a double
+    forfeit are kept; unrated W/D/L are stored as ordinary results); byes become Bye
+    rows; players absent for the next round (XXZ) become zero-point byes; forbidden
+    pairs (XXP/FOR) become :class:`~pairing.models.ForbiddenPair` rows.  The file's
+    number of rounds, initial colour and point system replace the tournament's.
+    Returns the number of players created.
+    """
+    if t.player_set.exists() or t.round_set.exists():
+        raise ImportRefused([(0, 0, "This tournament already has players or rounds; import into a new one.")])
+    try:
+        data = trf_module.parse_trf(text)
+    except trf_module.TrfError as exc:
+        raise ImportRefused([(p.line, p.column, p.message) for p in exc.problems]) from exc
+    problems: list[tuple[int, int, str]] = []
+    if not data.players:
+        problems.append((0, 0, "The file has no player lines (001)."))
+    played = data.rounds_played()
+    total = data.total_rounds or t.rounds
+    if played > total:
+        problems.append((0, 0, f"The file has {played} rounds played but the tournament only {total} rounds."))
+    for p in data.players:
+        if p.title and p.title.upper() not in _TITLES:
+            problems.append((0, 0, f"Player {p.id} ({p.name}): unknown title {p.title!r}."))
+        if p.rating is not None and not 0 <= p.rating <= 3500:
+            problems.append((0, 0, f"Player {p.id} ({p.name}): rating {p.rating} out of range."))
+        if not p.name.strip():
+            problems.append((0, 0, f"Player {p.id}: no name."))
+    if data.total_rounds is not None and not 1 <= data.total_rounds <= 99:
+        problems.append((0, 0, f"The file gives {data.total_rounds} rounds; a tournament has 1 to 99."))
+    problems.extend((0, 0, message) for message in _point_system_problems(data.points))
+    byes_ahead, forbidden_ahead = _scheduled_trf_records(data, played, total, problems)
+    if problems:
+        raise ImportRefused(problems)
+
+    with transaction.atomic():
+        t.lock()
+        if t.player_set.exists() or t.round_set.exists():  # another arbiter was quicker
+            raise ImportRefused([(0, 0, "This tournament already has players or rounds; import into a new one.")])
+        if data.total_rounds:
+            t.rounds = max(data.total_rounds, 1)
+        if data.initial_colour is not None or played:
+            t.initial_colour = data.effective_initial_colour().value
+            t.initial_colour_method = ColourMethod.CHOSEN
+        ps = data.points
+        t.point_win, t.point_draw, t.point_loss = ps.win, ps.draw, ps.loss
+        t.point_pab, t.point_half_bye = ps.pairing_bye, ps.half_bye
+        t.ranking_frozen = played >= 4
+        t.save()
+        created: dict[int, Player] = {}
+        for p in sorted(data.players, key=lambda q: q.id):
+            created[p.id] = Player.objects.create(
+                tournament=t,
+                tpn=p.id if t.ranking_frozen else None,
+                title=p.title.upper(),
+                name=p.name.strip()[:33],
+                rating=p.rating if p.rating else provisional_rating,
+                rating_provisional=not p.rating,
+                federation=p.federation.strip()[:3],
+                fide_id=p.fide_id.strip()[:11],
+                birth_date=_parse_trf_date(p.birth_date),
+                sex={"m": "m", "w": "f", "f": "f"}.get(p.sex.lower(), ""),
+            )
+        for number in range(1, played + 1):
+            rnd = Round.objects.create(tournament=t, number=number, status=RoundStatus.COMPLETE)
+            board = 0
+            games = []
+            for p in sorted(data.players, key=lambda q: q.id):
+                if len(p.history) < number:
+                    continue
+                e = p.history[number - 1]
+                if e.opponent is None or e.result.is_bye:
+                    if e.result.is_bye:
+                        Bye.objects.create(
+                            tournament=t, player=created[p.id], round_number=number, kind=e.result.value
+                        )
+                    continue
+                opp = data.player(e.opponent)
+                back = opp.history[number - 1]
+                if e.colour is Colour.BLACK or (
+                    e.colour is None and (back.colour is Colour.WHITE or p.id > opp.id)
+                ):
+                    continue  # written from White's line (or the lower number's, without colours)
+                code = _GAME_FROM_SIDES.get((e.result.value, back.result.value))
+                if code is None:
+                    raise ImportRefused([(0, 0, f"Round {number}: players {p.id} and {opp.id} have results "
+                                                f"{e.result.value}/{back.result.value} that do not form a game.")])
+                board += 1
+                games.append((created[p.id], created[opp.id], code))
+            # boards by the higher score/rank is not known here: keep the file's order
+            Game.objects.create_boards(
+                rnd, ((i, w.pk, b.pk, r) for i, (w, b, r) in enumerate(games, start=1))
+            )
+            Round.objects.filter(pk=rnd.pk).update(published_at=rnd.created)
+        for pid in data.absent_next:
+            if played + 1 <= t.rounds:
+                Bye.objects.get_or_create(
+                    tournament=t, player=created[pid], round_number=played + 1, defaults={"kind": ByeKind.ZERO}
+                )
+        for (number, pid), kind in byes_ahead.items():
+            Bye.objects.update_or_create(
+                tournament=t, player=created[pid], round_number=number, defaults={"kind": kind}
+            )
+        forbidden_rows = []
+        for pair in forbidden_ahead:
+            low, high = sorted((created[i] for i in pair), key=lambda p: p.pk)  # the lower id first
+            forbidden_rows.append(ForbiddenPair(tournament=t, player_a=low, player_b=high))
+        ForbiddenPair.objects.bulk_create(forbidden_rows)
+        t.renumber()
+        forbidden = t.forbidden_pair_names()
+        AuditEntry.log(
+            t, user, AuditAction.IMPORT,
+            f"TRF import: {len(created)} players, {played} rounds"
+            + (f", {len(forbidden)} forbidden pairs." if forbidden else "."),
+            label="TRF file", after={
+                "players": [p.audit_label() for p in t.player_set.order_by("tpn")],
+                "rounds": played,
+                **({"forbidden_pairs": forbidden} if forbidden else {}),
+                "settings": t.audit_values(["rounds", "initial_colour", "point_win", "point_draw",
+                                            "point_loss", "point_pab", "point_half_bye"]),
+            },
+        )
+    return len(created)
+
+
+def _point_system_problems(ps: PointSystem) -> list[str]:
+    """What this application cannot store of a file's point system (XXS / 162): the same
+    rules as the settings form, one decimal, and forfeit win / full-point bye scoring as
+    a win, forfeit loss as a loss, zero-point bye 0 (README: "Points")."""
+    problems = []
+    values = {"win": ps.win, "draw": ps.draw, "loss": ps.loss, "PAB": ps.pairing_bye, "half-point bye": ps.half_bye}
+    for name, value in values.items():
+        if value != value.quantize(Decimal("0.1")) or not 0 <= value < 1000:
+            problems.append(f"Point system: {name} = {value}; points need one decimal at most, from 0 to 999.9.")
+    if not ps.win > ps.draw >= ps.loss >= 0:
+        problems.append(f"Point system: win {ps.win}, draw {ps.draw}, loss {ps.loss}; points must satisfy "
+                        "win > draw ≥ loss ≥ 0.")
+    for name, value in (("PAB", ps.pairing_bye), ("half-point bye", ps.half_bye)):
+        if not 0 <= value <= ps.win:
+            problems.append(f"Point system: {name} = {value}; it must be between 0 and the points for a win.")
+    for name, value, expected in (("forfeit win", ps.forfeit_win, ps.win), ("full-point bye", ps.full_bye, ps.win),
+                                  ("forfeit loss", ps.forfeit_loss, ps.loss), ("zero-point bye", ps.zero_bye, 0)):
+        if value != expected:
+            problems.append(f"Point system: {name} = {value}, but here it scores {expected} "
+                            "(forfeit wins and full-point byes as a win, forfeit losses as a loss, "
+                            "zero-point byes 0).")
+    return problems
+
+
+def _scheduled_trf_records(
+    data: trf_module.TrfTournament, played: int, total: int, problems: list[tuple[int, int, str]]
+) -> tuple[dict[tuple[int, int], str], set[frozenset[int]]]:
+    """The TRF-2026 ``240`` byes and ``260`` forbidden pairs that still matter after the
+    rounds played: ({(round, player id): bye kind}, forbidden pairs), adding to
+    ``problems`` what this application cannot keep.
+
+    Records about rounds already played are history (the player lines hold those
+    rounds).  A ``260`` record must cover every round still to pair, because a forbidden
+    pair here holds for the whole tournament: forbidding it in more rounds than the file
+    says, or dropping it, would both change later pairings, so such a file is refused.
+    """
+    ids = {p.id for p in data.players}
+    byes: dict[tuple[int, int], str] = {}
+    for kind, number, pids in data.round_byes():
+        if number <= played:
+            continue
+        if number > total:
+            problems.append((0, 0, f"A 240 record gives a bye in round {number}, "
+                                   f"but the tournament has {total} rounds."))
+            continue
+        for pid in pids:
+            if pid not in ids:
+                problems.append((0, 0, f"A 240 record for round {number} names player {pid}, "
+                                       "who is not in the file."))
+            else:
+                byes[(number, pid)] = kind
+    forbidden = set(data.forbidden)
+    for first, last, pids in data.round_forbidden():
+        if last <= played or first > total:
+            continue
+        missing = [pid for pid in pids if pid not in ids]
+        if missing:
+            problems.append((0, 0, f"A 260 record (rounds {first}-{last}) names player(s) "
+                                   f"{', '.join(map(str, missing))}, who are not in the file."))
+        elif first > played + 1 or last < total:
+            problems.append((0, 0, f"A 260 record forbids players {', '.join(map(str, pids))} to meet in rounds "
+                                   f"{first}-{last} only; here a forbidden pair holds for every round still to "
+                                   f"pair ({played + 1}-{total}). Change the record to cover those rounds, or "
+                                   "remove it and add the pair on the Forbidden pairs page after the import."))
+        else:
+            forbidden |= {frozenset((a, b)) for i, a in enumerate(pids) for b in pids[i + 1:]}
+    return byes, forbidden
+

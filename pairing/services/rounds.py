@@ -1,0 +1,244 @@
+"""Pairing a round with the engine, the draft and its manual changes, and the rule
+checks on a draft.  The only caller of the engine's pairing function."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from .. import engine
+from ..engine import Colour, Snapshot
+from ..models import AuditAction, AuditEntry, Bye, ByeKind, Game, Player, Round, RoundStatus, Tournament
+from .snapshot import build_snapshot
+
+
+class PairingRefused(Exception):
+    """The round cannot be paired; ``message`` says why in the arbiter's words."""
+
+
+_ENGINE_WHO = re.compile(r"\b(\d+) \(TPN (\d+)\)")
+
+
+def readable(text: str, players: dict[int, Player]) -> str:
+    """The engine names a player ``id`` when id == TPN, else ``id (TPN n)`` (ids are
+    database keys here); show the latter as ``Name (No n)`` so that every number left
+    is a pairing number."""
+
+    def name(m: re.Match) -> str:
+        p = players.get(int(m.group(1)))
+        return f"{p.name} (No {p.tpn})" if p is not None and str(p.tpn) == m.group(2) else m.group(0)
+
+    return _ENGINE_WHO.sub(name, text)
+
+
+def explanation_as_json(pairing: engine.Pairing) -> dict:
+    """The engine's Explanation as plain JSON (ids kept; names resolved when shown)."""
+    ex = pairing.explanation
+    return {
+        "bye": {
+            "player": ex.bye.player,
+            "eligible": list(ex.bye.eligible),
+            "rejected_incomplete": list(ex.bye.rejected_incomplete),
+            "reason": ex.bye.reason,
+            "why": ex.bye.criteria(),
+        },
+        "brackets": [
+            {
+                "score": str(b.score),
+                "residents": list(b.residents),
+                "upfloaters": list(b.upfloaters),
+                "upfloater_reason": b.upfloater_reason,
+                "g1": list(b.g1),
+                "g2": list(b.g2),
+                "shifted_from_smaller": list(b.shifted_from_smaller),
+                "shifted_from_larger": list(b.shifted_from_larger),
+                "s1": list(b.s1),
+                "t2": list(b.t2),
+                "notes": list(b.notes),
+            }
+            for b in ex.brackets
+        ],
+        "colours": [
+            {"white": c.white, "black": c.black, "rule": c.rule, "reason": c.reason} for c in ex.colours
+        ],
+    }
+
+
+def pair_next_round(t: Tournament, user=None) -> Round:
+    """Run the engine for the next round and store the result as a draft round.
+
+    One transaction, with the tournament row locked: a double click makes one draft
+    (the second call returns the existing draft).  Raises :class:`PairingRefused`.
+    """
+    with transaction.atomic():
+        t.lock()
+        existing = t.draft_round()
+        if existing is not None:
+            return existing
+        blocker = t.pairing_blocker()
+        if blocker:
+            raise PairingRefused(blocker)
+        number = t.next_round_number()
+        snapshot = build_snapshot(t, number)
+        present = len(snapshot.players) - len(snapshot.absent)
+        if present < 2:
+            raise PairingRefused(f"Only {present} player(s) can be paired in round {number}.")
+        try:
+            result = engine.pair_round(snapshot)
+        except engine.NoLegalPairing as exc:
+            players = {p.pk: p for p in t.player_set.all()}
+            raise PairingRefused(
+                f"No legal pairing exists for round {number}: {readable(str(exc), players)} "
+                "What the arbiter can do here: give one of these players "
+                "a bye or mark them absent (Byes), lift a forbidden pair (Forbidden pairs), or end the "
+                f"tournament after round {number - 1} (Settings: number of rounds)."
+            ) from exc
+        except engine.InvalidSnapshot as exc:
+            raise PairingRefused(f"The tournament data is inconsistent: {exc}") from exc
+        except engine.EngineError as exc:  # an engine bug: say so instead of a server error
+            raise PairingRefused(f"The pairing engine failed on round {number}: {exc}") from exc
+        try:
+            rnd = Round.objects.create(
+                tournament=t, number=number, status=RoundStatus.DRAFT, explanation=explanation_as_json(result)
+            )
+        except IntegrityError as exc:  # pragma: no cover - guarded by the lock above
+            raise PairingRefused("Another arbiter is pairing this round right now.") from exc
+        Game.objects.create_boards(rnd, ((b.number, b.white, b.black, "") for b in result.boards))
+        if result.bye is not None:
+            Bye.objects.create(tournament=t, player_id=result.bye, round_number=number, kind=ByeKind.PAIRING)
+        AuditEntry.log(
+            t, user, AuditAction.PAIR, f"Round {number} paired (draft): {len(result.boards)} boards.",
+            obj=rnd, label=f"Round {number} (draft)", after=rnd.board_list(),
+        )
+    return rnd
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where a player sits in a draft: a board and colour, or the PAB."""
+
+    game: Game | None
+    colour: str  # "w", "b" or "bye"
+
+
+def _slot(rnd: Round, player: Player) -> Slot | None:
+    g = rnd.game_set.filter(white=player).first()
+    if g:
+        return Slot(g, "w")
+    g = rnd.game_set.filter(black=player).first()
+    if g:
+        return Slot(g, "b")
+    pab = rnd.pab()
+    if pab and pab.player_id == player.pk:
+        return Slot(None, "bye")
+    return None
+
+
+def swap_players(rnd: Round, a: Player, b: Player, user=None) -> list[str]:
+    """Swap two players' places in a draft (boards, colours or the PAB).
+
+    Returns the warnings for the boards concerned; the change is logged either way
+    (the arbiter decides, the program warns).  Raises ValueError if not possible.
+    """
+    if not rnd.is_draft:
+        raise ValueError("Only a draft round can be changed; discard and pair again otherwise.")
+    if a.pk == b.pk:
+        raise ValueError("Choose two different players.")
+    with transaction.atomic():
+        rnd.tournament.lock()
+        if not Round.objects.filter(pk=rnd.pk, status=RoundStatus.DRAFT).exists():
+            raise ValueError(
+                f"Round {rnd.number} was published or discarded in the meantime; nothing was changed."
+            )
+        sa, sb = _slot(rnd, a), _slot(rnd, b)
+        if sa is None or sb is None:
+            missing = a if sa is None else b
+            raise ValueError(f"{missing.name} is not paired in this draft (absent or withdrawn).")
+        before = rnd.board_list()
+        if sa.game is not None and sb.game is not None and sa.game.pk == sb.game.pk:
+            g = sa.game
+            Game.objects.filter(pk=g.pk).update(white=g.black_id, black=g.white_id)
+        else:
+            # Byes first (a player moving into the PAB slot), then the games: the
+            # affected games are deleted and written again so that the one-game-per-player
+            # constraints hold at every row.
+            seats: dict[int, list] = {}
+            for slot, newcomer in ((sa, b), (sb, a)):
+                if slot.game is None:
+                    Bye.objects.filter(
+                        tournament_id=rnd.tournament_id, round_number=rnd.number, kind=ByeKind.PAIRING
+                    ).update(player=newcomer)
+                else:
+                    fresh = seats.setdefault(slot.game.pk, [slot.game.board, slot.game.white_id, slot.game.black_id])
+                    fresh[1 if slot.colour == "w" else 2] = newcomer.pk
+            Game.objects.filter(pk__in=list(seats)).delete()
+            Game.objects.create_boards(rnd, ((bd, w, bl, "") for bd, w, bl in seats.values()))
+        _after_swap(rnd, user, a, b, before)
+    return warnings_for(rnd, [a.pk, b.pk])
+
+
+def _after_swap(rnd: Round, user, a: Player, b: Player, before: dict) -> None:
+    Round.objects.filter(pk=rnd.pk).update(manual_changes=F("manual_changes") + 1)
+    rnd.refresh_from_db(fields=["manual_changes"])
+    warnings = warnings_for(rnd, [a.pk, b.pk])
+    AuditEntry.log(
+        rnd.tournament,
+        user,
+        AuditAction.SWAP,
+        f"Round {rnd.number} draft: swapped {a.name} and {b.name}."
+        + (" Warnings: " + " ".join(warnings) if warnings else ""),
+        obj=rnd,
+        label=f"Round {rnd.number} (draft)",
+        before=before,
+        after=rnd.board_list(),
+    )
+
+
+def warnings_for(rnd: Round, player_ids: list[int] | None = None, snapshot: Snapshot | None = None) -> list[str]:
+    """Rule checks on a draft: rematches, forbidden pairs, colour limits, same absolute
+    preference on a board, PAB eligibility.  Limited to the boards of ``player_ids`` when given.
+    ``snapshot``: the tournament before the round, when the caller has built it already."""
+    t = rnd.tournament
+    if snapshot is None:
+        snapshot = build_snapshot(t, rnd.number)
+    states = engine.player_states(snapshot)
+    by_id = {p.id: p for p in snapshot.players}
+    out: list[str] = []
+    for g in rnd.games():
+        if player_ids is not None and g.white_id not in player_ids and g.black_id not in player_ids:
+            continue
+        w, b = by_id[g.white_id], by_id[g.black_id]
+        if any(e.opponent == b.id and e.paired for e in w.history):
+            out.append(f"Board {g.board}: {w.name} and {b.name} have met before (rematch, C1).")
+        if frozenset((w.id, b.id)) in snapshot.forbidden:
+            out.append(
+                f"Board {g.board}: {w.name} and {b.name} are a forbidden pair (the arbiters' decision; "
+                "see Forbidden pairs)."
+            )
+        for p, colour in ((w, Colour.WHITE), (b, Colour.BLACK)):
+            st = states[p.id]
+            cd = st.colour_difference + (1 if colour is Colour.WHITE else -1)
+            last_two = st.colours[-2:]
+            if abs(cd) > 2:
+                out.append(f"Board {g.board}: {p.name} would reach a colour difference of {cd:+d} (C3).")
+            elif len(last_two) == 2 and all(c is colour for c in last_two):
+                out.append(f"Board {g.board}: {p.name} would get {colour} three times in a row (C3).")
+        sw, sb = states[w.id].preference, states[b.id].preference
+        if (
+            sw.strength == engine.PreferenceStrength.ABSOLUTE
+            and sb.strength == engine.PreferenceStrength.ABSOLUTE
+            and sw.colour is sb.colour
+        ):
+            out.append(f"Board {g.board}: {w.name} and {b.name} both have an absolute preference for {sw.colour}.")
+    pab = rnd.pab()
+    if pab is not None and (player_ids is None or pab.player_id in player_ids):
+        if not states[pab.player_id].pab_eligible:
+            out.append(
+                f"PAB: {pab.player.name} is not eligible for the pairing-allocated bye "
+                "(already had a PAB, a forfeit win or a full-point unplayed round; C2)."
+            )
+    return out
+

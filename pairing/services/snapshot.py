@@ -1,0 +1,98 @@
+"""The database as the engine sees it: the one builder of :class:`~pairing.engine.Snapshot`.
+
+Engine ids are ``Player.pk``, TPNs come from the model, history from games and byes,
+absences from requested byes and withdrawals, forbidden pairs from
+:class:`~pairing.models.ForbiddenPair`.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db.models import Q
+
+from .. import engine
+from ..engine import Colour, PointSystem, Result, RoundEntry, Snapshot
+from ..models import SIDES, Bye, ByeKind, ForbiddenPair, Game, Player, RoundStatus, Tournament
+
+
+def point_system(t: Tournament) -> PointSystem:
+    return PointSystem(
+        win=t.point_win,
+        draw=t.point_draw,
+        loss=t.point_loss,
+        forfeit_win=t.point_win,
+        forfeit_loss=t.point_loss,
+        pairing_bye=t.point_pab,
+        full_bye=t.point_win,
+        half_bye=t.point_half_bye,
+        zero_bye=Decimal("0"),
+    )
+
+
+def histories(t: Tournament, up_to: int, players: list[Player] | None = None) -> dict[int, list[RoundEntry]]:
+    """Round-by-round entries for rounds 1..up_to of every player (by pk), or of
+    ``players`` only when given (their opponents appear as ids).
+
+    A round with neither a game nor a bye (late entry, withdrawn, not paired) is ``Z``.
+    Drafts are ignored.  A game still without a result raises ValueError.
+    """
+    subset = players is not None
+    players = players if players is not None else list(t.player_set.all())
+    ids = [p.pk for p in players]
+    zero = RoundEntry(None, None, Result.ZERO_BYE)
+    hist: dict[int, list[RoundEntry]] = {p.pk: [zero] * up_to for p in players}
+    games = Game.objects.filter(round__tournament=t, round__number__lte=up_to).exclude(
+        round__status=RoundStatus.DRAFT
+    )
+    byes = Bye.objects.filter(tournament=t, round_number__lte=up_to)
+    if subset:
+        games = games.filter(Q(white_id__in=ids) | Q(black_id__in=ids))
+        byes = byes.filter(player_id__in=ids)
+    for g in games.values("round__number", "board", "white_id", "black_id", "result"):
+        sides = SIDES.get(g["result"])
+        if sides is None:
+            raise ValueError(f"round {g['round__number']} board {g['board']} has no result yet")
+        k = g["round__number"] - 1
+        w, b = g["white_id"], g["black_id"]
+        if w in hist:
+            hist[w][k] = RoundEntry(b, Colour.WHITE, Result(sides[0]))
+        if b in hist:
+            hist[b][k] = RoundEntry(w, Colour.BLACK, Result(sides[1]))
+    published = set(t.published_rounds().values_list("number", flat=True))
+    for bye in byes.values("player_id", "round_number", "kind"):
+        if bye["kind"] == ByeKind.PAIRING and bye["round_number"] not in published:
+            continue  # the PAB of a draft
+        hist[bye["player_id"]][bye["round_number"] - 1] = RoundEntry(None, None, Result(bye["kind"]))
+    return hist
+
+
+def absent_ids(t: Tournament, round_number: int) -> frozenset[int]:
+    """Players not to be paired in ``round_number``: requested byes and withdrawals."""
+    byes = Bye.objects.requested().filter(tournament=t, round_number=round_number)
+    withdrawn = t.player_set.filter(withdrawn_from_round__lte=round_number)
+    return frozenset(byes.values_list("player_id", flat=True)) | frozenset(
+        withdrawn.values_list("pk", flat=True)
+    )
+
+
+def build_snapshot(t: Tournament, round_number: int | None = None) -> Snapshot:
+    """The tournament as it stands before ``round_number`` (default: the next round)."""
+    if round_number is None:
+        round_number = t.next_round_number()
+    t.renumber()
+    players = list(t.player_set.order_by("tpn"))
+    hist = histories(t, round_number - 1, players)
+    return Snapshot(
+        players=tuple(
+            engine.Player(id=p.pk, tpn=p.tpn, rating=p.rating, name=p.name, history=tuple(hist[p.pk]))
+            for p in players
+        ),
+        round_number=round_number,
+        total_rounds=t.rounds,
+        initial_colour=Colour(t.initial_colour),
+        points=point_system(t),
+        absent=absent_ids(t, round_number),
+        forbidden=ForbiddenPair.objects.filter(tournament=t).engine_pairs(),
+    )
+
