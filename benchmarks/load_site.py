@@ -58,20 +58,23 @@ import random
 from django.contrib.auth import get_user_model
 from pairing.services import rounds
 from pairing.models import GameResult, Player, Tournament
+from pairing.services.numbering import renumber
+from pairing.services.results import record_result
+from pairing.services.rounds import publish
 n, played = {players}, {played}
 user = get_user_model().objects.get(username="{user}")
 t = Tournament.objects.create(slug="{slug}", name="Load Open", rounds=max(played + 2, 5), public=True, owner=user)
 Player.objects.bulk_create(
     Player(tournament=t, name=f"Player {{i:05d}}", rating=2600 - (i * 1600) // n) for i in range(n)
 )
-t.renumber()
+renumber(t)
 rng = random.Random(7)
 for number in range(1, played + 2):
     rnd = rounds.pair_next_round(t, user)
-    rnd.publish(user)
+    publish(rnd, user)
     if number <= played:
         for g in rnd.games():
-            g.record_result(rng.choice([GameResult.WHITE_WINS, GameResult.DRAW, GameResult.BLACK_WINS]), user)
+            record_result(g, rng.choice([GameResult.WHITE_WINS, GameResult.DRAW, GameResult.BLACK_WINS]), user)
 print("load tournament ready")
 """
 

@@ -16,6 +16,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.text import slugify
 
 from .models import TITLE_ORDER, ColourMethod, ForbiddenPair, Player, Tournament
+from .services.numbering import renumber
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 FED_RE = re.compile(r"^[A-Z]{3}$")
@@ -248,7 +249,7 @@ class PlayerForm(forms.ModelForm):
         player.tournament = self.tournament
         if commit:
             player.save()
-            self.tournament.renumber()
+            renumber(self.tournament)
             player.refresh_from_db()
         return player
 

@@ -9,15 +9,13 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Callable
 from decimal import Decimal
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import models, transaction
+from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
-from django.utils import timezone
 
 # ---------------------------------------------------------------- choices
 
@@ -227,47 +225,6 @@ class Tournament(models.Model):
     def deputy_names(self) -> list[str]:
         return sorted(self.deputies.values_list("username", flat=True))
 
-    def log_created(self, user) -> None:
-        AuditEntry.log(
-            self, user, AuditAction.CREATE, f"Tournament created; initial colour {self.initial_colour}.",
-            obj=self, label=self.name, after=self.audit_values(),
-        )
-
-    def save_settings(self, save: Callable[[], Tournament], user, before: dict, seen: str = "") -> Tournament:
-        """Save the settings (``save``: the form's save, which updates this row) under the
-        tournament lock; log the fields that changed (``before``: their old values) and
-        discard the draft if any changed.  ``seen``: the version the arbiter's form was
-        made from; raises :class:`Conflict` if the settings changed since."""
-        with transaction.atomic():
-            current = self.lock()
-            if seen and current.version() != seen:
-                raise Conflict(SEEN_CHANGED.format(what="The settings"))
-            t = save()
-            t.refresh_from_db()  # values as stored (3 is 3.0), as ``before`` was read
-            after = t.audit_values(list(before))
-            changed = [f for f in before if before[f] != after[f]]
-            if changed:
-                t.discard_draft(user, "Settings changed.")
-                AuditEntry.log(
-                    t, user, AuditAction.SETTINGS, "Settings changed: " + ", ".join(changed),
-                    obj=t, label=t.name,
-                    before={f: before[f] for f in changed}, after={f: after[f] for f in changed},
-                )
-        return t
-
-    def change_deputy(self, user, deputy, add: bool) -> None:
-        with transaction.atomic():
-            before = self.deputy_names()
-            if add:
-                self.deputies.add(deputy)
-            else:
-                self.deputies.remove(deputy)
-            text = f"{deputy.username} added as deputy." if add else f"{deputy.username} is no longer a deputy."
-            AuditEntry.log(
-                self, user, AuditAction.DEPUTY, text, obj=self, label=self.name,
-                before={"deputies": before}, after={"deputies": self.deputy_names()},
-            )
-
     # -- colours -------------------------------------------------------
 
     def draw_initial_colour(self) -> None:
@@ -306,261 +263,13 @@ class Tournament(models.Model):
             return "Register at least two players first."
         return ""
 
-    def discard_draft(self, user=None, reason: str = "") -> bool:
-        """Drop the draft round (its games and PAB) if there is one."""
-        with transaction.atomic():
-            self.lock()
-            draft = self.draft_round()
-            if draft is None:
-                return False
-            boards = draft.board_list()
-            Bye.objects.filter(
-                tournament=self, round_number=draft.number, kind=ByeKind.PAIRING
-            ).delete()
-            draft_pk = draft.pk
-            draft.delete()
-            AuditEntry.log(
-                self, user, AuditAction.DISCARD, f"Draft of round {draft.number} discarded. {reason}".strip(),
-                object_type="round", object_id=draft_pk, label=f"Round {draft.number} (draft)", before=boards,
-            )
-        return True
-
     # -- byes -----------------------------------------------------------
-
-    def set_byes(
-        self, round_number: int, wanted: dict[int, str], user=None, seen: dict[int, str] | None = None
-    ) -> list[str]:
-        """Requested byes for one round not yet published: ``wanted`` maps player pk to
-        ``""`` (plays), ``H``, ``Z`` or ``F``.  All or nothing; returns the changes made.
-
-        ``seen``: the byes the arbiter's page showed (pk to kind, players without one
-        left out).  Then only the players the arbiter changed on the page are touched, so
-        a bye another arbiter set meanwhile stays; and if one of those players' bye was
-        changed meanwhile, :class:`Conflict` is raised and nothing is saved.
-
-        Changing the byes of the round in draft discards the draft.
-        """
-        first_open = self.rounds_published() + 1
-        if not first_open <= round_number <= self.rounds:
-            raise ValueError(f"Byes can be set for rounds {first_open} to {self.rounds}.")
-        players = {p.pk: p for p in self.player_set.filter(pk__in=list(wanted))}
-        allowed = {"", *REQUESTED_BYES}
-        for pk, value in wanted.items():
-            if pk not in players:
-                raise ValueError(f"Player {pk} is not in this tournament.")
-            if value not in allowed:
-                raise ValueError(f"{players[pk].name}: unknown choice {value!r}.")
-        changes = []
-        before, after = {}, {}
-        with transaction.atomic():
-            self.lock()
-            current = {b.player_id: b for b in Bye.objects.filter(tournament=self, round_number=round_number)}
-            if seen is not None:
-                wanted = {pk: v for pk, v in wanted.items() if v != seen.get(pk, "")}
-                clashes = [
-                    players[pk].name
-                    for pk in wanted
-                    if (current[pk].kind if pk in current else "") != seen.get(pk, "")
-                ]
-                if clashes:
-                    raise Conflict(
-                        f"Round {round_number}: another arbiter changed the bye of {', '.join(clashes)} since "
-                        "you opened the page. Nothing was saved; check the list and save again."
-                    )
-            for pk, value in wanted.items():
-                p, bye = players[pk], current.get(pk)
-                if bye is not None and bye.kind == ByeKind.PAIRING:
-                    continue  # the draft's PAB: it goes away with the draft
-                key = f"{p.tpn} {p.name}"
-                if bye is not None and not value:
-                    bye.delete()
-                    changes.append(f"{p.name} plays")
-                    before[key], after[key] = bye.kind, ""
-                elif value and (bye is None or bye.kind != value):
-                    Bye.objects.update_or_create(
-                        player=p, round_number=round_number, defaults={"tournament": self, "kind": value}
-                    )
-                    changes.append(f"{p.name}: {ByeKind(value).label}")
-                    before[key], after[key] = bye.kind if bye is not None else "", value
-            if changes:
-                if round_number == first_open:
-                    self.discard_draft(user, "Byes changed.")
-                AuditEntry.log(
-                    self, user, AuditAction.BYE, f"Round {round_number}: " + "; ".join(changes),
-                    label=f"Round {round_number} byes", before=before, after=after,
-                )
-        return changes
 
     # -- players --------------------------------------------------------
 
-    def add_players(self, rows: list[dict], user=None, how: str = "from a list") -> list[Player]:
-        """Register players (field dicts) in one transaction and renumber."""
-        with transaction.atomic():
-            self.lock()
-            created = [Player.objects.create(tournament=self, **row) for row in rows]
-            self.renumber()
-            self.discard_draft(user, "Players were added.")
-            for p in created:
-                p.refresh_from_db(fields=["tpn"])
-            AuditEntry.log(
-                self, user, AuditAction.IMPORT, f"{len(created)} players added {how}.",
-                label=f"{len(created)} players", after={"players": [p.audit_label() for p in created]},
-            )
-        return created
-
-    def add_player(self, save: Callable[[], Player], user) -> Player:
-        """Register a player (``save``: the form's save, which also renumbers) under the
-        tournament lock, discard the draft and log it."""
-        with transaction.atomic():
-            self.lock()
-            player = save()
-            player.refresh_from_db()
-            self.discard_draft(user, "A player was added.")
-            AuditEntry.log(
-                self, user, AuditAction.PLAYER, f"{player.name} registered with TPN {player.tpn}.",
-                obj=player, label=player.audit_label(), after=player.audit_values(),
-            )
-        return player
-
-    def change_player(
-        self, player: Player, save: Callable[[], Player], user, before: dict, seen: str = ""
-    ) -> Player:
-        """Save ``player``'s changes (``save``: the form's save) under the tournament lock;
-        log the fields that changed (``before``: their old values) and discard the draft
-        if any changed (a rating change can renumber everyone).  ``seen``: the version
-        the arbiter's form was made from; raises :class:`Conflict` if the player changed
-        since."""
-        with transaction.atomic():
-            self.lock()
-            if seen and Player.objects.get(pk=player.pk).version() != seen:
-                raise Conflict(SEEN_CHANGED.format(what=f"{before['name']}'s details"))
-            player = save()
-            after = player.audit_values(list(before))
-            changed = [f for f in before if before[f] != after[f]]
-            if changed:
-                self.discard_draft(user, "A player was changed.")
-                AuditEntry.log(
-                    self, user, AuditAction.PLAYER, f"{player.name}: changed {', '.join(changed)}.",
-                    obj=player, label=player.audit_label(),
-                    before={f: before[f] for f in changed}, after={f: after[f] for f in changed},
-                )
-        return player
-
-    def delete_player(self, player: Player, user) -> None:
-        """Delete a player who was never paired (ValueError otherwise) and renumber."""
-        with transaction.atomic():
-            self.lock()
-            paired = Seat.objects.filter(player=player).exists() or Game.objects.filter(
-                Q(white=player) | Q(black=player)
-            ).exists()
-            if paired or player.bye_set.filter(kind=ByeKind.PAIRING).exists():
-                raise ValueError(f"{player.name} has been paired; withdraw them instead of deleting.")
-            before, label, pk = player.audit_values(), player.audit_label(), player.pk
-            pairs = ForbiddenPair.objects.filter(Q(player_a=player) | Q(player_b=player))
-            if pairs.exists():  # deleted with the player: say so in the entry
-                before["forbidden_pairs"] = sorted(p.audit_label() for p in pairs.select_related("player_a", "player_b"))
-            player.delete()
-            self.renumber()
-            self.discard_draft(user, "A player was deleted.")
-            AuditEntry.log(
-                self, user, AuditAction.PLAYER, f"{before['name']} deleted.",
-                object_type="player", object_id=pk, label=label, before=before,
-            )
-
     # -- forbidden pairs ------------------------------------------------
 
-    def forbidden_pair_names(self) -> list[str]:
-        """The forbidden pairs for the audit trail: ``No 1 A / No 6 B``."""
-        pairs = ForbiddenPair.objects.filter(tournament=self).select_related("player_a", "player_b")
-        return sorted(p.audit_label() for p in pairs)
-
-    def forbid_pair(self, a: Player, b: Player, user=None) -> ForbiddenPair:
-        """Forbid pairing ``a`` with ``b`` from the next pairing on.  Discards the draft
-        (it may pair them) and logs it, under the tournament lock.  Raises ValueError
-        (nothing written) for the same player twice, a player of another tournament or
-        a pair already forbidden."""
-        if a.pk == b.pk:
-            raise ValueError("Choose two different players.")
-        with transaction.atomic():
-            self.lock()
-            found = {p.pk: p for p in self.player_set.filter(pk__in=[a.pk, b.pk])}
-            for p in (a, b):
-                if p.pk not in found:
-                    raise ValueError(f"{p.name} is not a player of this tournament.")
-            low, high = sorted((found[a.pk], found[b.pk]), key=lambda p: p.pk)
-            if ForbiddenPair.objects.filter(player_a=low, player_b=high).exists():
-                raise ValueError(f"{low.name} and {high.name} are already a forbidden pair.")
-            before = self.forbidden_pair_names()
-            pair = ForbiddenPair.objects.create(tournament=self, player_a=low, player_b=high)
-            self.discard_draft(user, "A forbidden pair was added.")
-            AuditEntry.log(
-                self, user, AuditAction.FORBIDDEN,
-                f"{low.name} and {high.name} must not be paired with each other.",
-                obj=pair, label=pair.audit_label(),
-                before={"forbidden_pairs": before}, after={"forbidden_pairs": self.forbidden_pair_names()},
-            )
-        return pair
-
-    def allow_pair(self, pair_pk: int, user=None) -> str:
-        """Remove a forbidden pair (they may be paired again); discards the draft and
-        logs it.  Raises ValueError when the pair is gone (another arbiter removed it).
-        Returns a sentence."""
-        with transaction.atomic():
-            self.lock()
-            pair = (
-                ForbiddenPair.objects.filter(tournament=self, pk=pair_pk)
-                .select_related("player_a", "player_b")
-                .first()
-            )
-            if pair is None:
-                raise ValueError("That forbidden pair no longer exists (another arbiter removed it); nothing changed.")
-            before = self.forbidden_pair_names()
-            label, pk = pair.audit_label(), pair.pk
-            text = f"{pair.player_a.name} and {pair.player_b.name} may be paired again."
-            pair.delete()
-            self.discard_draft(user, "A forbidden pair was removed.")
-            AuditEntry.log(
-                self, user, AuditAction.FORBIDDEN, text,
-                object_type="forbiddenpair", object_id=pk, label=label,
-                before={"forbidden_pairs": before}, after={"forbidden_pairs": self.forbidden_pair_names()},
-            )
-        return text
-
     # -- ranking list ---------------------------------------------------
-
-    def renumber(self) -> None:
-        """Give pairing numbers (TPNs) by the initial ranking rules.
-
-        Before the ranking is frozen (round 4 published) every player's TPN is their
-        position by rating (descending), title (GM, IM, WGM, FM, WIM, CM, WFM, WCM,
-        none), then name.  Once frozen, existing players keep their relative order and a
-        late entry is inserted at the first position where the rules rank them above
-        the player there; everyone from that position down moves one number down.
-        """
-        players = list(self.player_set.all())
-        if not players:
-            return
-        if self.ranking_frozen:
-            placed = sorted((p for p in players if p.tpn), key=lambda p: p.tpn)
-            for late in sorted((p for p in players if not p.tpn), key=Player.ranking_key):
-                at = next(
-                    (i for i, p in enumerate(placed) if Player.ranking_key(late) < Player.ranking_key(p)),
-                    len(placed),
-                )
-                placed.insert(at, late)
-            order = placed
-        else:
-            order = sorted(players, key=Player.ranking_key)
-        wanted = {p.pk: i for i, p in enumerate(order, start=1)}
-        if all(p.tpn == wanted[p.pk] for p in players):
-            return
-        with transaction.atomic():
-            # Two passes so that the unique (tournament, tpn) constraint holds at every row.
-            offset = len(players) + 100000
-            self.player_set.update(tpn=F("pk") + offset)
-            for p in players:
-                p.tpn = wanted[p.pk]
-            Player.objects.bulk_update(players, ["tpn"])
 
     # -- point system ---------------------------------------------------
 
@@ -629,32 +338,6 @@ class Player(models.Model):
     @staticmethod
     def ranking_key(p: Player) -> tuple:
         return (-p.rating, TITLE_ORDER.get(p.title, 99), p.name.casefold(), p.pk or 0)
-
-    def withdraw(self, from_round: int | None, user=None) -> str:
-        """Not paired from ``from_round`` on (None: back in the tournament).
-
-        Only rounds not yet paired; raises ValueError otherwise.  Returns a sentence.
-        """
-        t = self.tournament
-        with transaction.atomic():
-            t.lock()
-            published = t.rounds_published()
-            if from_round is not None and from_round <= published:
-                raise ValueError(
-                    f"Round {from_round} is already paired; a withdrawal starts with round {published + 1} or later."
-                )
-            if from_round is not None and from_round > t.rounds:
-                raise ValueError(f"The tournament has {t.rounds} rounds; there is no round {from_round}.")
-            before = Player.objects.get(pk=self.pk).withdrawn_from_round
-            self.withdrawn_from_round = from_round
-            self.save(update_fields=["withdrawn_from_round"])
-            t.discard_draft(user, "A withdrawal changed.")
-            text = f"{self.name} withdrawn from round {from_round}" if from_round else f"{self.name} back in the tournament"
-            AuditEntry.log(
-                t, user, AuditAction.WITHDRAW, text + ".", obj=self, label=self.audit_label(),
-                before={"withdrawn_from_round": before}, after={"withdrawn_from_round": from_round},
-            )
-        return text + "."
 
     AUDITED_FIELDS = [
         "tpn", "title", "name", "rating", "rating_provisional", "federation", "fide_id", "birth_date", "sex", "club",
@@ -733,40 +416,6 @@ class Round(models.Model):
         games = list(self.game_set.values_list("result", flat=True))
         return sum(1 for r in games if r), len(games)
 
-    def publish(self, user=None) -> bool:
-        """Publish the draft.  Idempotent: a second call (double click) changes nothing.
-
-        Returns True when this call published it.  The games were written with the
-        draft (one transaction); publishing flips the status with a conditional update,
-        so two concurrent publishes cannot both succeed.  Raises :class:`Conflict` when
-        the draft was discarded in the meantime (by another arbiter, or by a change of
-        results, players or byes).
-        """
-        with transaction.atomic():
-            Tournament(pk=self.tournament_id).lock()
-            if not Round.objects.filter(pk=self.pk).exists():
-                raise Conflict(self.discarded_message(self.number))
-            has_games = self.game_set.exists()
-            # A conditional UPDATE: only one of two concurrent publishes can match the
-            # draft row, on every database (SQLite ignores SELECT ... FOR UPDATE).
-            changed = Round.objects.filter(pk=self.pk, status=RoundStatus.DRAFT).update(
-                status=RoundStatus.PUBLISHED if has_games else RoundStatus.COMPLETE,
-                published_at=timezone.now(),
-            )
-            if not changed:
-                self.refresh_from_db()
-                return False
-            if self.number >= 4:
-                Tournament.objects.filter(pk=self.tournament_id).update(ranking_frozen=True)
-            AuditEntry.log(
-                self.tournament, user, AuditAction.PUBLISH, f"Round {self.number} published.", obj=self,
-                label=f"Round {self.number}", before={"status": RoundStatus.DRAFT.value},
-                after={"status": RoundStatus.PUBLISHED.value if has_games else RoundStatus.COMPLETE.value,
-                       **self.board_list()},
-            )
-        self.refresh_from_db()
-        return True
-
     @staticmethod
     def discarded_message(number: int) -> str:
         return (
@@ -826,55 +475,6 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Board {self.board}: {self.white.name} - {self.black.name} {self.result}"
-
-    def record_result(self, result: str, user=None, expected: str | None = None) -> bool:
-        """Store ``result``; ``expected`` is the result the arbiter saw on screen.
-
-        Raises :class:`Conflict` when another arbiter changed it in between (so two
-        arbiters never overwrite each other silently); ValueError for an unknown result
-        or a round that is still a draft.  Returns False when nothing changed.
-        """
-        if result not in GameResult.values or result == GameResult.PENDING:
-            raise ValueError(f"unknown result {result!r}")
-        with transaction.atomic():
-            # The tournament first (the lock pairing takes): a round is never paired while
-            # a result it depends on is being changed.
-            tournament = Tournament(pk=self.round.tournament_id).lock()
-            game = Game.objects.select_for_update().select_related("round", "white", "black").get(pk=self.pk)
-            if game.round.status == RoundStatus.DRAFT:
-                raise ValueError("publish the round before entering results")
-            if game.result == result:
-                self.result = result
-                return False
-            if expected is not None and game.result != expected:
-                self.result = game.result
-                raise Conflict(
-                    f"Board {game.board} was changed to {game.get_result_display()} by someone else; "
-                    "check it and enter the result again."
-                )
-            before = game.result
-            game.result = result
-            game.save(update_fields=["result", "updated"])
-            game.round.refresh_status()
-            draft = tournament.draft_round()
-            if draft is not None and draft.number > game.round.number:
-                # the draft was paired on the old result
-                tournament.discard_draft(user, f"A result of round {game.round.number} changed.")
-            verb = "corrected" if before else "entered"
-            AuditEntry.log(
-                tournament,
-                user,
-                AuditAction.RESULT,
-                f"Round {game.round.number} board {game.board}: {GameResult(result).label} {verb}"
-                + (f" (was {GameResult(before).label})" if before else ""),
-                obj=game,
-                label=f"Round {game.round.number} board {game.board}: "
-                f"{game.white.audit_label()} – {game.black.audit_label()}",
-                before={"result": before},
-                after={"result": result},
-            )
-        self.result = result
-        return True
 
     def sides(self) -> tuple[str, str] | None:
         """TRF result codes (white's, black's) or None while pending."""

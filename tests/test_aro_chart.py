@@ -5,9 +5,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from pairing.reports.aro_chart import GroupSpread, RoundSpread, chart, running_figures, spread_by_scoregroup
 
 from pairing.engine.model import Colour, PointSystem, Result, RoundEntry
+from pairing.reports.aro_chart import GroupSpread, RoundSpread, chart, running_figures, spread_by_scoregroup
 
 W, B = Colour.WHITE, Colour.BLACK
 D = Decimal

@@ -26,6 +26,8 @@ from ..models import (
     Tournament,
 )
 from ..reports.standings import standings
+from .forbidden_pairs import forbidden_pair_names
+from .numbering import renumber
 from .snapshot import absent_ids, histories, point_system
 
 
@@ -39,7 +41,7 @@ def export_trf(t: Tournament) -> str:
     requested bye of a round not in the file, with its kind, as a TRF-2026 240 record.  A round in play (results missing)
     and a draft are left out: TRF-16 has no code for a pending result.  Starting
     ranks are the TPNs."""
-    t.renumber()
+    renumber(t)
     players = list(t.player_set.order_by("tpn"))
     played = t.rounds_published()
     last = t.published_rounds().last()
@@ -254,8 +256,8 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             low, high = sorted((created[i] for i in pair), key=lambda p: p.pk)  # the lower id first
             forbidden_rows.append(ForbiddenPair(tournament=t, player_a=low, player_b=high))
         ForbiddenPair.objects.bulk_create(forbidden_rows)
-        t.renumber()
-        forbidden = t.forbidden_pair_names()
+        renumber(t)
+        forbidden = forbidden_pair_names(t)
         AuditEntry.log(
             t, user, AuditAction.IMPORT,
             f"TRF import: {len(created)} players, {played} rounds"

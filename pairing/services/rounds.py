@@ -8,10 +8,22 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils import timezone
 
 from .. import engine
 from ..engine import Colour, Snapshot
-from ..models import AuditAction, AuditEntry, Bye, ByeKind, Game, Player, Round, RoundStatus, Tournament
+from ..models import (
+    AuditAction,
+    AuditEntry,
+    Bye,
+    ByeKind,
+    Conflict,
+    Game,
+    Player,
+    Round,
+    RoundStatus,
+    Tournament,
+)
 from .snapshot import build_snapshot
 
 
@@ -242,3 +254,57 @@ def warnings_for(rnd: Round, player_ids: list[int] | None = None, snapshot: Snap
             )
     return out
 
+
+def discard_draft(tournament: Tournament, user=None, reason: str = "") -> bool:
+    """Drop the draft round (its games and PAB) if there is one."""
+    with transaction.atomic():
+        tournament.lock()
+        draft = tournament.draft_round()
+        if draft is None:
+            return False
+        boards = draft.board_list()
+        Bye.objects.filter(
+            tournament=tournament, round_number=draft.number, kind=ByeKind.PAIRING
+        ).delete()
+        draft_pk = draft.pk
+        draft.delete()
+        AuditEntry.log(
+            tournament, user, AuditAction.DISCARD, f"Draft of round {draft.number} discarded. {reason}".strip(),
+            object_type="round", object_id=draft_pk, label=f"Round {draft.number} (draft)", before=boards,
+        )
+    return True
+
+
+def publish(rnd: Round, user=None) -> bool:
+    """Publish the draft.  Idempotent: a second call (double click) changes nothing.
+
+    Returns True when this call published it.  The games were written with the
+    draft (one transaction); publishing flips the status with a conditional update,
+    so two concurrent publishes cannot both succeed.  Raises :class:`Conflict` when
+    the draft was discarded in the meantime (by another arbiter, or by a change of
+    results, players or byes).
+    """
+    with transaction.atomic():
+        Tournament(pk=rnd.tournament_id).lock()
+        if not Round.objects.filter(pk=rnd.pk).exists():
+            raise Conflict(rnd.discarded_message(rnd.number))
+        has_games = rnd.game_set.exists()
+        # A conditional UPDATE: only one of two concurrent publishes can match the
+        # draft row, on every database (SQLite ignores SELECT ... FOR UPDATE).
+        changed = Round.objects.filter(pk=rnd.pk, status=RoundStatus.DRAFT).update(
+            status=RoundStatus.PUBLISHED if has_games else RoundStatus.COMPLETE,
+            published_at=timezone.now(),
+        )
+        if not changed:
+            rnd.refresh_from_db()
+            return False
+        if rnd.number >= 4:
+            Tournament.objects.filter(pk=rnd.tournament_id).update(ranking_frozen=True)
+        AuditEntry.log(
+            rnd.tournament, user, AuditAction.PUBLISH, f"Round {rnd.number} published.", obj=rnd,
+            label=f"Round {rnd.number}", before={"status": RoundStatus.DRAFT.value},
+            after={"status": RoundStatus.PUBLISHED.value if has_games else RoundStatus.COMPLETE.value,
+                   **rnd.board_list()},
+        )
+    rnd.refresh_from_db()
+    return True

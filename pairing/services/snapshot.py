@@ -14,6 +14,7 @@ from django.db.models import Q
 from .. import engine
 from ..engine import Colour, PointSystem, Result, RoundEntry, Snapshot
 from ..models import SIDES, Bye, ByeKind, ForbiddenPair, Game, Player, RoundStatus, Tournament
+from .numbering import renumber
 
 
 def point_system(t: Tournament) -> PointSystem:
@@ -80,7 +81,7 @@ def build_snapshot(t: Tournament, round_number: int | None = None) -> Snapshot:
     """The tournament as it stands before ``round_number`` (default: the next round)."""
     if round_number is None:
         round_number = t.next_round_number()
-    t.renumber()
+    renumber(t)
     players = list(t.player_set.order_by("tpn"))
     hist = histories(t, round_number - 1, players)
     return Snapshot(

@@ -9,7 +9,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ..access import get_player, get_tournament_for_arbiter
 from ..forms import ForbiddenPairForm, PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
 from ..models import Conflict, ForbiddenPair
+from ..services.forbidden_pairs import allow_pair, forbid_pair
 from ..services.interchange import ImportRefused, import_trf
+from ..services.players import add_player, add_players, change_player, delete_player, withdraw
 from .notices import tells_of_a_discarded_draft
 
 
@@ -38,7 +40,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
                     del form.errors[name]
         return render(request, "pairing/players.html#player-form", _players_context(t, form))
     if form.is_valid():
-        player = t.add_player(form.save, request.user)
+        player = add_player(t, form.save, request.user)
         messages.success(request, f"{player.name} registered as number {player.tpn}.")
         namesakes = t.player_set.filter(name__iexact=player.name).exclude(pk=player.pk).order_by("tpn")
         if namesakes:
@@ -67,7 +69,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
         try:
-            t.change_player(player, form.save, request.user, before, seen)
+            change_player(t, player, form.save, request.user, before, seen)
         except Conflict as exc:
             form.add_error(None, str(exc))
             seen, status = get_player(t, pk).version(), 409
@@ -92,7 +94,7 @@ def player_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     player = get_player(t, pk)
     name = player.name
     try:
-        t.delete_player(player, request.user)
+        delete_player(t, player, request.user)
     except ValueError as exc:
         messages.error(request, str(exc))
         return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
@@ -112,7 +114,7 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.error(request, f"Give the round number (1 to {t.rounds}) the withdrawal starts with.")
         return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
     try:
-        messages.success(request, player.withdraw(form.cleaned_data["from_round"], request.user))
+        messages.success(request, withdraw(player, form.cleaned_data["from_round"], request.user))
     except ValueError as exc:
         messages.error(request, str(exc))
         return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
@@ -127,7 +129,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     form = PlayerListForm(request.POST or None, request.FILES or None, tournament=t)
     if request.method == "POST" and form.is_valid():
-        count = len(t.add_players([row.values for row in form.cleaned_data["players"]], request.user))
+        count = len(add_players(t, [row.values for row in form.cleaned_data["players"]], request.user))
         messages.success(request, f"{count} players added.")
         return redirect("pairing:players", slug=t.slug)
     return render(
@@ -179,7 +181,7 @@ def forbidden_pairs(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             a, b = form.cleaned_data["player_a"], form.cleaned_data["player_b"]
             try:
-                t.forbid_pair(a, b, request.user)
+                forbid_pair(t, a, b, request.user)
             except ValueError as exc:  # e.g. another arbiter added the same pair meanwhile
                 form.add_error(None, str(exc))
             else:
@@ -195,7 +197,7 @@ def forbidden_pairs(request: HttpRequest, slug: str) -> HttpResponse:
 def forbidden_pair_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     try:
-        messages.success(request, t.allow_pair(pk, request.user))
+        messages.success(request, allow_pair(t, pk, request.user))
     except ValueError as exc:
         messages.error(request, str(exc))
     return redirect("pairing:forbidden_pairs", slug=t.slug)

@@ -13,7 +13,17 @@ from ..access import get_game, get_round, get_tournament_for_arbiter, get_tourna
 from ..forms import SwapForm
 from ..models import RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus
 from ..reports.standings import figure
-from ..services.rounds import PairingRefused, pair_next_round, readable, swap_players, warnings_for
+from ..services.players import set_byes
+from ..services.results import record_result
+from ..services.rounds import (
+    PairingRefused,
+    discard_draft,
+    pair_next_round,
+    publish,
+    readable,
+    swap_players,
+    warnings_for,
+)
 from ..services.snapshot import build_snapshot, histories, point_system
 from .notices import tells_of_a_discarded_draft
 
@@ -41,7 +51,7 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         wanted = {p.pk: request.POST[f"kind-{p.pk}"] for p in players if f"kind-{p.pk}" in request.POST}
         try:
-            changes = t.set_byes(number, wanted, request.user, _seen_byes(request.POST.get("seen")))
+            changes = set_byes(t, number, wanted, request.user, _seen_byes(request.POST.get("seen")))
         except Conflict as exc:
             messages.error(request, str(exc))
         except ValueError as exc:
@@ -227,7 +237,7 @@ def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     try:
         if rnd is None:  # the preview was open while the draft went away
             raise Conflict(Round.discarded_message(number))
-        published = rnd.publish(request.user)
+        published = publish(rnd, request.user)
     except Conflict as exc:
         messages.error(request, str(exc))
         return redirect("pairing:tournament", slug=t.slug)
@@ -248,7 +258,7 @@ def round_discard(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if rnd is not None and not rnd.is_draft:
         messages.error(request, f"Round {rnd.number} is published; it cannot be discarded.")
         return redirect(rnd.get_absolute_url())
-    if t.discard_draft(request.user):
+    if discard_draft(t, request.user):
         messages.success(request, f"Draft of round {number} discarded.")
     else:
         messages.info(request, f"Round {number} is no longer a draft (another arbiter published or discarded it).")
@@ -293,7 +303,7 @@ def game_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpRe
     result = RESULT_KEYS.get(raw, raw)
     error = ""
     try:
-        game.record_result(result, request.user, expected=request.POST.get("expected"))
+        record_result(game, result, request.user, expected=request.POST.get("expected"))
     except Conflict as exc:
         error = str(exc)
     except ValueError as exc:

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from ..access import get_public_tournament, get_tournament_for_arbiter, get_tournament_for_owner
 from ..forms import DeputyForm, TournamentForm
 from ..models import Conflict, RoundStatus, Tournament
+from ..services.tournaments import change_deputy, log_created, save_settings
 from .notices import tells_of_a_discarded_draft
 
 logger = logging.getLogger(__name__)
@@ -55,7 +56,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
         try:
             with transaction.atomic():
                 t = form.save()
-                t.log_created(request.user)
+                log_created(t, request.user)
         except IntegrityError:
             # another arbiter took the same address between the form's check and the save
             form.add_error("slug", _slug_taken(form))
@@ -119,7 +120,7 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
-            t = t.save_settings(form.save, request.user, before, seen)
+            t = save_settings(t, form.save, request.user, before, seen)
         except Conflict as exc:
             form.add_error(None, str(exc))
             seen, status = Tournament.objects.get(pk=t.pk).version(), 409
@@ -147,12 +148,12 @@ def deputies(request: HttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         user = form.cleaned_data["username"]
         if "remove" in request.POST:
-            t.change_deputy(request.user, user, add=False)
+            change_deputy(t, request.user, user, add=False)
             messages.success(request, f"{user.username} removed.")
         elif user.pk == t.owner_id:
             messages.error(request, "The chief arbiter is already in charge.")
         else:
-            t.change_deputy(request.user, user, add=True)
+            change_deputy(t, request.user, user, add=True)
             messages.success(request, f"{user.username} is now a deputy arbiter.")
     else:
         messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))

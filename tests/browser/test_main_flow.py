@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from pairing.services.numbering import renumber
+
 from .conftest import SHOTS
 
 pytestmark = pytest.mark.browser
@@ -25,7 +27,7 @@ def test_arbiter_pairs_a_round_and_enters_results_by_keyboard(live_server, brows
          ("Echo, Eve", 2040), ("Foxtrot, Fay", 1985), ("Golf, Gus", 1920), ("Hotel, Hal", 1850)]
     ):
         Player.objects.create(tournament=t, name=name, rating=rating, fide_id=str(100 + i))
-    t.renumber()
+    renumber(t)
     page = browser_page
 
     page.goto(f"{live_server.url}/accounts/login/")

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from pairing.services.numbering import renumber
+
 from .conftest import SHOTS
 
 pytestmark = pytest.mark.browser
@@ -21,7 +23,7 @@ def test_an_arbiter_runs_a_round_with_javascript_turned_off(live_server, chromiu
     t = Tournament.objects.create(slug="no-script", name="No Script Open", rounds=5, owner=user, public=True)
     for name, rating in [("Ames, Al", 2200), ("Bell, Bo", 2150), ("Cole, Cy", 2100), ("Dunn, Di", 2050)]:
         Player.objects.create(tournament=t, name=name, rating=rating)
-    t.renumber()
+    renumber(t)
     base = live_server.url
 
     context = chromium.new_context(java_script_enabled=False, viewport={"width": 1200, "height": 900})

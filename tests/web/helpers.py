@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pairing.services.numbering import renumber
+from pairing.services.results import record_result
+from pairing.services.rounds import publish
+
 
 def add_players(t, n: int, start_rating: int = 2400):
     """``n`` players with distinct falling ratings; returns them by TPN."""
@@ -9,7 +13,7 @@ def add_players(t, n: int, start_rating: int = 2400):
 
     for i in range(n):
         Player.objects.create(tournament=t, name=f"Player {i + 1:02d}", rating=start_rating - 10 * i)
-    t.renumber()
+    renumber(t)
     return list(t.player_set.order_by("tpn"))
 
 
@@ -19,8 +23,8 @@ def play_round(t, user=None, results=None):
     from pairing.services import rounds
 
     rnd = rounds.pair_next_round(t, user)
-    rnd.publish(user)
+    publish(rnd, user)
     for i, g in enumerate(rnd.games()):
-        g.record_result((results or {}).get(i, GameResult.WHITE_WINS), user)
+        record_result(g, (results or {}).get(i, GameResult.WHITE_WINS), user)
     rnd.refresh_from_db()
     return rnd

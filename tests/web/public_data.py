@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from pairing.services.numbering import renumber
+
 
 def add_round(t, number: int, boards, byes=(), status: str = "complete"):
     """Round ``number`` with ``boards`` [(board, white, black, result)] and ``byes``
@@ -32,7 +34,7 @@ def six_player_tournament(t):
     ratings = {"A": 2000, "B": 1900, "C": 1800, "D": 1700, "E": 1600, "F": 1500}
     for letter, rating in ratings.items():
         Player.objects.create(tournament=t, name=f"{letter}layer, {letter}", rating=rating)
-    t.renumber()
+    renumber(t)
     p = {pl.name[0]: pl for pl in t.player_set.all()}
     W, D, B = GameResult.WHITE_WINS, GameResult.DRAW, GameResult.BLACK_WINS
     add_round(t, 1, [(1, p["A"], p["D"], W), (2, p["E"], p["B"], B), (3, p["C"], p["F"], D)])

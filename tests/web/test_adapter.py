@@ -11,6 +11,7 @@ from pairing.engine import Colour, Result, RoundEntry
 from pairing.models import Bye, ByeKind, Game, GameResult, Player, Round, RoundStatus
 from pairing.reports import aro, standings
 from pairing.services import rounds, snapshot
+from pairing.services.rounds import publish
 from tests.web.helpers import play_round
 
 
@@ -92,7 +93,7 @@ def test_pairing_twice_returns_the_same_draft(chief, tournament, players):
 
 def test_pairing_is_refused_while_results_are_missing(chief, tournament, players):
     rnd = rounds.pair_next_round(tournament, chief)
-    rnd.publish(chief)
+    publish(rnd, chief)
     with pytest.raises(rounds.PairingRefused, match="5 result"):
         rounds.pair_next_round(tournament, chief)
 
@@ -169,7 +170,7 @@ def test_moving_an_ineligible_player_into_the_pab_warns(chief, tournament, playe
 
 def test_a_published_round_cannot_be_swapped(chief, tournament, players):
     rnd = rounds.pair_next_round(tournament, chief)
-    rnd.publish(chief)
+    publish(rnd, chief)
     with pytest.raises(ValueError, match="Only a draft"):
         rounds.swap_players(rnd, players[0], players[1], chief)
 

@@ -9,6 +9,8 @@ from django.urls import reverse
 
 from pairing.models import AuditAction, AuditEntry, ByeKind, Game, GameResult, Tournament
 from pairing.services import interchange, rounds
+from pairing.services.results import record_result
+from pairing.services.rounds import publish
 from tests.web.helpers import play_round
 from tests.web.test_tournament_setup import GOOD
 
@@ -26,7 +28,7 @@ def last(action: str) -> AuditEntry:
 
 def test_a_result_is_logged_with_who_before_and_after(chief, deputy_client, deputy, tournament, players):
     rnd = rounds.pair_next_round(tournament, chief)
-    rnd.publish(chief)
+    publish(rnd, chief)
     g = rnd.games().first()
     deputy_client.post(url("pairing:game_result", tournament, 1, g.pk), {"result": "1-0", "expected": ""})
     deputy_client.post(url("pairing:game_result", tournament, 1, g.pk), {"result": "0-1", "expected": "1-0"})
@@ -42,9 +44,9 @@ def test_a_result_is_logged_with_who_before_and_after(chief, deputy_client, depu
 
 def test_a_refused_result_writes_no_entry(chief, chief_client, tournament, players):
     rnd = rounds.pair_next_round(tournament, chief)
-    rnd.publish(chief)
+    publish(rnd, chief)
     g = rnd.games().first()
-    g.record_result(GameResult.DRAW, chief)
+    record_result(g, GameResult.DRAW, chief)
     chief_client.post(url("pairing:game_result", tournament, 1, g.pk), {"result": "1-0", "expected": ""})
     assert AuditEntry.objects.filter(action=AuditAction.RESULT).count() == 1
 
@@ -184,7 +186,7 @@ def test_a_label_longer_than_its_column_is_shortened_not_refused(chief, tourname
 def test_the_audit_page_shows_who_what_before_and_after_newest_first(chief, deputy_client, tournament, players):
     rnd = play_round(tournament, chief)
     g = rnd.games().first()
-    g.record_result(GameResult.DRAW, chief)
+    record_result(g, GameResult.DRAW, chief)
     page = deputy_client.get(url("pairing:audit", tournament))
     body = page.content.decode()
     assert page.status_code == 200

@@ -25,9 +25,13 @@ from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 
+import pairing.views.rounds as round_views
 from pairing import engine
 from pairing.models import AuditAction, AuditEntry, Conflict, Game, GameResult, Round, RoundStatus, Tournament
 from pairing.services import rounds, snapshot
+from pairing.services.players import add_players
+from pairing.services.results import record_result
+from pairing.services.rounds import discard_draft, publish
 from tests.web.helpers import play_round
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +76,7 @@ def logged_in(user) -> Client:
 
 def published_round(t, user) -> Round:
     rnd = rounds.pair_next_round(t, user)
-    rnd.publish(user)
+    publish(rnd, user)
     return rnd
 
 
@@ -96,7 +100,7 @@ def test_two_arbiters_saving_the_same_board_one_wins_the_other_is_told(attempt, 
     game_id = rnd.games().first().pk
 
     def save(user, result):
-        return lambda: Game.objects.get(pk=game_id).record_result(result, user, expected="")
+        return lambda: record_result(Game.objects.get(pk=game_id), result, user, expected="")
 
     outcomes = run_together(save(chief, GameResult.WHITE_WINS), save(deputy, GameResult.BLACK_WINS))
     winners = [i for i, o in enumerate(outcomes) if o is True]
@@ -117,11 +121,11 @@ def test_the_last_result_and_pairing_the_next_round_at_once(chief, deputy, tourn
     rnd = published_round(tournament, chief)
     games = list(rnd.games())
     for g in games[:-1]:
-        g.record_result(GameResult.DRAW, chief)
+        record_result(g, GameResult.DRAW, chief)
     last = games[-1]
 
     def enter():
-        return Game.objects.get(pk=last.pk).record_result(GameResult.WHITE_WINS, deputy, expected="")
+        return record_result(Game.objects.get(pk=last.pk), GameResult.WHITE_WINS, deputy, expected="")
 
     def pair():
         return rounds.pair_next_round(Tournament.objects.get(pk=tournament.pk), chief)
@@ -163,7 +167,7 @@ def test_a_correction_while_the_next_round_is_being_paired_never_leaves_a_stale_
 
     def correct():
         try:
-            return Game.objects.get(pk=game.pk).record_result(GameResult.BLACK_WINS, deputy, expected="1-0")
+            return record_result(Game.objects.get(pk=game.pk), GameResult.BLACK_WINS, deputy, expected="1-0")
         finally:
             corrected.set()
 
@@ -191,10 +195,10 @@ def test_a_correction_while_another_arbiter_publishes_the_next_round(chief, depu
     rounds.pair_next_round(tournament, chief)
 
     def correct():
-        return Game.objects.get(pk=game.pk).record_result(GameResult.DRAW, deputy, expected="1-0")
+        return record_result(Game.objects.get(pk=game.pk), GameResult.DRAW, deputy, expected="1-0")
 
     def publish():
-        return Round.objects.get(number=2).publish(chief)
+        return publish(Round.objects.get(number=2), chief)
 
     corrected, published = run_together(correct, publish)
     assert corrected is True
@@ -212,7 +216,7 @@ def test_a_correction_while_another_arbiter_publishes_the_next_round(chief, depu
 def test_two_publishes_of_the_same_draft_publish_it_once(chief, deputy, tournament, players):
     rounds.pair_next_round(tournament, chief)
     outcomes = run_together(
-        lambda: Round.objects.get(number=1).publish(chief), lambda: Round.objects.get(number=1).publish(deputy)
+        lambda: publish(Round.objects.get(number=1), chief), lambda: publish(Round.objects.get(number=1), deputy)
     )
     assert sorted(outcomes) == [False, True]
     assert Round.objects.get().status == RoundStatus.PUBLISHED
@@ -248,10 +252,10 @@ def test_publishing_while_another_arbiter_discards(chief, deputy, tournament, pl
     rounds.pair_next_round(tournament, chief)
 
     def publish():
-        return Round.objects.get(number=1).publish(chief)
+        return publish(Round.objects.get(number=1), chief)
 
     def discard():
-        return Tournament.objects.get(pk=tournament.pk).discard_draft(deputy)
+        return discard_draft(Tournament.objects.get(pk=tournament.pk), deputy)
 
     published, discarded = run_together(publish, discard)
     if isinstance(published, Conflict):
@@ -267,7 +271,7 @@ def test_registering_a_player_while_the_round_is_paired_never_leaves_them_out(ch
     discarded when they are registered."""
 
     def register():
-        return tournament.add_players([{"name": "Late, Lara", "rating": 1500}], deputy)
+        return add_players(tournament, [{"name": "Late, Lara", "rating": 1500}], deputy)
 
     def pair():
         return rounds.pair_next_round(Tournament.objects.get(pk=tournament.pk), chief)
@@ -318,7 +322,7 @@ def result_url(rnd, game):
 def test_a_stale_result_posted_from_the_page_is_refused_with_a_message(chief, chief_client, tournament, players):
     rnd = published_round(tournament, chief)
     g = rnd.games().first()
-    g.record_result(GameResult.DRAW, chief)  # the deputy was quicker
+    record_result(g, GameResult.DRAW, chief)  # the deputy was quicker
     response = chief_client.post(result_url(rnd, g), {"result": "1-0", "expected": ""}, follow=True)
     assert "changed to ½-½ by someone else" in response.content.decode()
     g.refresh_from_db()
@@ -329,8 +333,8 @@ def test_a_stale_result_posted_from_the_page_is_refused_with_a_message(chief, ch
 def test_a_stale_correction_is_refused_too(chief, chief_client, tournament, players):
     rnd = published_round(tournament, chief)
     g = rnd.games().first()
-    g.record_result(GameResult.DRAW, chief)
-    g.record_result(GameResult.BLACK_WINS, chief)
+    record_result(g, GameResult.DRAW, chief)
+    record_result(g, GameResult.BLACK_WINS, chief)
     response = chief_client.post(result_url(rnd, g), {"result": "1-0", "expected": "1/2-1/2"}, follow=True)
     assert "by someone else" in response.content.decode()
     g.refresh_from_db()
@@ -340,7 +344,7 @@ def test_a_stale_correction_is_refused_too(chief, chief_client, tournament, play
 def test_publishing_a_draft_that_was_discarded_meanwhile_says_so(chief, chief_client, tournament, players):
     """The chief's preview page is open; the deputy changes a bye, which discards it."""
     rounds.pair_next_round(tournament, chief)
-    tournament.discard_draft(chief, "Byes changed.")
+    discard_draft(tournament, chief, "Byes changed.")
     response = chief_client.post(reverse("pairing:round_publish", args=[tournament.slug, 1]), follow=True)
     assert response.status_code == 200
     assert "was discarded in the meantime" in response.content.decode()
@@ -349,23 +353,23 @@ def test_publishing_a_draft_that_was_discarded_meanwhile_says_so(chief, chief_cl
 
 def test_discarding_a_draft_already_discarded_says_so(chief, chief_client, tournament, players):
     rounds.pair_next_round(tournament, chief)
-    tournament.discard_draft(chief)
+    discard_draft(tournament, chief)
     response = chief_client.post(reverse("pairing:round_discard", args=[tournament.slug, 1]), follow=True)
     assert response.status_code == 200 and "no longer a draft" in response.content.decode()
 
 
 def test_publish_of_a_discarded_draft_raises_conflict(chief, tournament, players):
     stale = rounds.pair_next_round(tournament, chief)
-    tournament.discard_draft(chief)
+    discard_draft(tournament, chief)
     with pytest.raises(Conflict, match="discarded in the meantime"):
-        stale.publish(chief)
+        publish(stale, chief)
     assert not Round.objects.exists()
     assert not AuditEntry.objects.filter(action=AuditAction.PUBLISH).exists()
 
 
 def test_discarding_a_round_published_meanwhile_says_so(chief, chief_client, tournament, players):
     rnd = rounds.pair_next_round(tournament, chief)
-    rnd.publish(chief)
+    publish(rnd, chief)
     response = chief_client.post(reverse("pairing:round_discard", args=[tournament.slug, 1]), follow=True)
     assert "is published; it cannot be discarded" in response.content.decode()
     assert Round.objects.get().status == RoundStatus.PUBLISHED
@@ -373,7 +377,7 @@ def test_discarding_a_round_published_meanwhile_says_so(chief, chief_client, tou
 
 def test_a_swap_on_a_draft_published_meanwhile_is_refused(chief, tournament, players):
     stale = rounds.pair_next_round(tournament, chief)
-    Round.objects.get(pk=stale.pk).publish(chief)
+    publish(Round.objects.get(pk=stale.pk), chief)
     g1, g2 = list(stale.games())[:2]
     with pytest.raises(ValueError, match="published or discarded in the meantime"):
         rounds.swap_players(stale, g1.white, g2.white, chief)
@@ -567,13 +571,13 @@ def test_a_save_that_waited_too_long_for_the_lock_is_a_503_with_a_message(
     """Past SQLite's busy timeout the transaction is rolled back; the arbiter is told
     to try again instead of seeing a server error."""
     rnd = rounds.pair_next_round(tournament, chief)
-    rnd.publish(chief)
+    publish(rnd, chief)
     game = rnd.games().first()
 
     def busy(*args, **kwargs):
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr(Game, "record_result", busy)
+    monkeypatch.setattr(round_views, "record_result", busy)
     url = reverse("pairing:game_result", args=[tournament.slug, 1, game.pk])
     response = chief_client.post(url, {"result": "1-0", "expected": ""})
     assert response.status_code == 503 and response["Retry-After"] == "2"
@@ -582,12 +586,12 @@ def test_a_save_that_waited_too_long_for_the_lock_is_a_503_with_a_message(
 
 def test_other_database_errors_are_not_dressed_up_as_busy(monkeypatch, chief, chief_client, tournament, players):
     rnd = rounds.pair_next_round(tournament, chief)
-    rnd.publish(chief)
+    publish(rnd, chief)
     game = rnd.games().first()
 
     def broken(*args, **kwargs):
         raise OperationalError("no such table: pairing_game")
 
-    monkeypatch.setattr(Game, "record_result", broken)
+    monkeypatch.setattr(round_views, "record_result", broken)
     with pytest.raises(OperationalError):
         chief_client.post(reverse("pairing:game_result", args=[tournament.slug, 1, game.pk]), {"result": "1-0"})

@@ -14,6 +14,7 @@ from django.urls import reverse
 from pairing.engine.trf import dump_trf, parse_trf
 from pairing.models import AuditEntry, ForbiddenPair, Player, Round, Tournament
 from pairing.services import interchange, rounds, snapshot
+from pairing.services.forbidden_pairs import forbid_pair
 from tests.web.helpers import add_players
 
 
@@ -65,7 +66,7 @@ def test_an_arbiter_adds_lists_and_removes_a_pair(request, who, tournament, play
 
 
 def test_another_arbiter_is_refused(stranger_client, chief, tournament, players):
-    pair = tournament.forbid_pair(players[0], players[1], chief)
+    pair = forbid_pair(tournament, players[0], players[1], chief)
     assert stranger_client.get(page_url(tournament)).status_code == 403
     assert forbid(stranger_client, tournament, players[2], players[3]).status_code == 403
     assert stranger_client.post(delete_url(tournament, pair)).status_code == 403
@@ -74,7 +75,7 @@ def test_another_arbiter_is_refused(stranger_client, chief, tournament, players)
 
 
 def test_anonymous_visitors_are_sent_to_the_login_page(anon_client, chief, tournament, players):
-    pair = tournament.forbid_pair(players[0], players[1], chief)
+    pair = forbid_pair(tournament, players[0], players[1], chief)
     for response in (
         anon_client.get(page_url(tournament)),
         forbid(anon_client, tournament, players[2], players[3]),
@@ -90,7 +91,7 @@ def test_an_unknown_tournament_is_404(chief_client, tournament, players):
 
 
 def test_removing_is_post_only(chief_client, chief, tournament, players):
-    pair = tournament.forbid_pair(players[0], players[1], chief)
+    pair = forbid_pair(tournament, players[0], players[1], chief)
     assert chief_client.get(delete_url(tournament, pair)).status_code == 405
     assert ForbiddenPair.objects.count() == 1
 
@@ -98,7 +99,7 @@ def test_removing_is_post_only(chief_client, chief, tournament, players):
 def test_a_pair_of_another_tournament_cannot_be_removed_here(chief_client, chief, tournament, players):
     other = Tournament.objects.create(slug="other", name="Other", owner=chief)
     a, b = add_players(other, 2)
-    theirs = other.forbid_pair(a, b, chief)
+    theirs = forbid_pair(other, a, b, chief)
     response = chief_client.post(delete_url(tournament, theirs), follow=True)
     assert "no longer exists" in response.content.decode()
     assert ForbiddenPair.objects.filter(pk=theirs.pk).exists()
@@ -131,7 +132,7 @@ def test_a_player_of_another_tournament_is_refused(chief_client, chief, tourname
 
 @pytest.mark.parametrize("order", ["same", "reversed"])
 def test_a_pair_already_forbidden_is_refused_in_either_order(chief_client, chief, tournament, players, order):
-    tournament.forbid_pair(players[0], players[1], chief)
+    forbid_pair(tournament, players[0], players[1], chief)
     a, b = (players[0], players[1]) if order == "same" else (players[1], players[0])
     response = forbid(chief_client, tournament, a, b)
     assert response.status_code == 400
@@ -150,14 +151,14 @@ def test_missing_players_are_refused(chief_client, tournament, players):
 def test_the_service_refuses_what_the_form_refuses(chief, tournament, players):
     other = Tournament.objects.create(slug="other", name="Other", owner=chief)
     (outsider,) = add_players(other, 1)
-    tournament.forbid_pair(players[0], players[1], chief)
+    forbid_pair(tournament, players[0], players[1], chief)
     for a, b, message in [
         (players[2], players[2], "two different players"),
         (players[2], outsider, "not a player of this tournament"),
         (players[1], players[0], "already a forbidden pair"),
     ]:
         with pytest.raises(ValueError, match=message):
-            tournament.forbid_pair(a, b, chief)
+            forbid_pair(tournament, a, b, chief)
     assert ForbiddenPair.objects.count() == 1
     assert AuditEntry.objects.count() == 1
 
@@ -195,7 +196,7 @@ def test_the_engine_does_not_pair_a_forbidden_pair(chief_client, tournament, pla
 
 
 def test_the_snapshot_carries_the_pairs_as_player_ids(chief, tournament, players):
-    tournament.forbid_pair(players[4], players[2], chief)
+    forbid_pair(tournament, players[4], players[2], chief)
     assert snapshot.build_snapshot(tournament).forbidden == frozenset({frozenset({players[2].pk, players[4].pk})})
 
 
@@ -246,8 +247,8 @@ def test_a_swap_into_a_forbidden_pair_warns(chief_client, chief, tournament, pla
 
 
 def test_trf_export_writes_the_pairs_and_reads_back_identically(chief_client, chief, tournament, players):
-    tournament.forbid_pair(players[0], players[5], chief)
-    tournament.forbid_pair(players[9], players[2], chief)
+    forbid_pair(tournament, players[0], players[5], chief)
+    forbid_pair(tournament, players[9], players[2], chief)
     text = chief_client.get(reverse("pairing:trf_export", args=[tournament.slug])).content.decode()
     assert "XXP 1 6\n" in text and "XXP 3 10\n" in text
     parsed = parse_trf(text)
@@ -257,14 +258,14 @@ def test_trf_export_writes_the_pairs_and_reads_back_identically(chief_client, ch
 
 def test_trf_export_names_players_by_their_pairing_numbers(chief, tournament, players):
     """TPNs, not database ids: a late, higher-rated entry renumbers everyone."""
-    tournament.forbid_pair(players[0], players[1], chief)
+    forbid_pair(tournament, players[0], players[1], chief)
     Player.objects.create(tournament=tournament, name="Late, Strong", rating=2700)
     assert "XXP 2 3\n" in interchange.export_trf(tournament)
 
 
 def test_trf_import_keeps_the_pairs(chief_client, chief, tournament, players):
-    tournament.forbid_pair(players[0], players[5], chief)
-    tournament.forbid_pair(players[2], players[9], chief)
+    forbid_pair(tournament, players[0], players[5], chief)
+    forbid_pair(tournament, players[2], players[9], chief)
     text = interchange.export_trf(tournament)
     fresh = Tournament.objects.create(slug="continued", name="Continued", owner=chief)
     response = chief_client.post(reverse("pairing:trf_import", args=["continued"]), {"text": text})
@@ -294,7 +295,7 @@ def test_trf_import_of_a_for_line_with_three_players(chief_client, chief, tourna
 
 
 def test_deleting_a_player_drops_their_pairs_and_says_so(chief_client, chief, tournament, players):
-    tournament.forbid_pair(players[0], players[5], chief)
+    forbid_pair(tournament, players[0], players[5], chief)
     chief_client.post(reverse("pairing:player_delete", args=[tournament.slug, players[5].pk]))
     assert not ForbiddenPair.objects.exists()
     entry = AuditEntry.objects.filter(action="player").get()

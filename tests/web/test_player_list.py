@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from pairing.forms import PlayerListForm
 from pairing.models import Player
+from pairing.services.players import add_players
 
 
 def import_url(t):
@@ -108,7 +109,7 @@ def test_any_pasted_list_is_registered_whole_or_refused_with_line_numbers(chief,
         with transaction.atomic():  # each example rolls back what it wrote
             form = PlayerListForm({"text": text}, tournament=tournament)
             if form.is_valid():
-                added = tournament.add_players([row.values for row in form.cleaned_data["players"]], chief)
+                added = add_players(tournament, [row.values for row in form.cleaned_data["players"]], chief)
                 assert len(added) == tournament.player_set.count() == len(form.cleaned_data["players"])
             else:
                 assert form.non_field_errors()

@@ -10,6 +10,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from pairing.services.numbering import renumber
 from tests.web.public_data import six_player_tournament
 
 
@@ -272,12 +273,12 @@ def test_a_requested_zero_point_bye_is_z_and_a_round_before_a_late_entry_is_a_da
     tournament.save(update_fields=["public"])
     for letter, rating in {"A": 2000, "B": 1900, "C": 1800}.items():
         Player.objects.create(tournament=tournament, name=f"{letter}layer", rating=rating)
-    tournament.renumber()
+    renumber(tournament)
     p = {pl.name[0]: pl for pl in tournament.player_set.all()}
     W = GameResult.WHITE_WINS
     add_round(tournament, 1, [(1, p["A"], p["B"], W)], byes=[(p["C"], ByeKind.ZERO)])
     p["D"] = Player.objects.create(tournament=tournament, name="Dlayer", rating=1700)
-    tournament.renumber()
+    renumber(tournament)
     add_round(tournament, 2, [(1, p["A"], p["D"], W), (2, p["B"], p["C"], W)])
     html = anon_client.get(reverse("pairing:crosstable", args=[tournament.slug])).content.decode()
     rows = {row[2]: row for row in cells(html, "crosstable") if len(row) > 2}
@@ -300,7 +301,7 @@ def test_a_player_without_a_game_has_no_aro_or_performance_rather_than_zero(anon
     tournament.tiebreaks = "ARO, TPR, APRO, BH"
     tournament.save(update_fields=["tiebreaks"])
     Player.objects.create(tournament=tournament, name="Glayer, G", rating=1400)
-    tournament.renumber()
+    renumber(tournament)
     rows = cells(anon_client.get(reverse("pairing:standings", args=[tournament.slug])).content.decode(), "standings")
     assert rows[-1][3] == "Glayer, G" and rows[-1][7:10] == ["—", "—", "—"] and rows[-1][10] != "—"
     assert all("—" not in r[7:] for r in rows[:-1])

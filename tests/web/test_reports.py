@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from pairing.models import GameResult
+from pairing.services.rounds import publish
 from tests.web.helpers import play_round
 
 
@@ -24,7 +25,7 @@ def test_standings_count_only_complete_rounds(chief_client, chief, tournament, p
     from pairing.services import rounds
 
     rnd = rounds.pair_next_round(tournament, chief)
-    rnd.publish(chief)
+    publish(rnd, chief)
     response = chief_client.get(reverse("pairing:standings", args=[tournament.slug]))
     assert response.context["rounds"] == 1
 
@@ -42,7 +43,7 @@ def test_the_aro_list_during_a_round_shows_the_figures_it_was_paired_with(chief_
     from pairing.services import rounds
 
     rnd = rounds.pair_next_round(tournament, chief)
-    rnd.publish(chief)
+    publish(rnd, chief)
     body = chief_client.get(reverse("pairing:aro", args=[tournament.slug])).content.decode()
     assert "ARO list for round 2" in body
 
@@ -87,6 +88,6 @@ def test_a_round_in_play_refreshes_itself_for_visitors(anon_client, chief, tourn
 
     Tournament.objects.filter(pk=tournament.pk).update(public=True)
     rnd = rounds.pair_next_round(tournament, chief)
-    rnd.publish(chief)
+    publish(rnd, chief)
     body = anon_client.get(rnd.get_absolute_url()).content.decode()
     assert 'hx-trigger="every 30s"' in body and "Refresh now" in body

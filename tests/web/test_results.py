@@ -8,12 +8,13 @@ from django.urls import reverse
 
 from pairing.models import AuditEntry, GameResult, RoundStatus
 from pairing.services import rounds
+from pairing.services.rounds import publish
 
 
 @pytest.fixture
 def rnd(chief, tournament, players):
     r = rounds.pair_next_round(tournament, chief)
-    r.publish(chief)
+    publish(r, chief)
     return r
 
 

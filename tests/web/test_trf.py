@@ -8,6 +8,7 @@ from django.urls import reverse
 from pairing.engine.trf import dump_trf, parse_trf
 from pairing.models import Bye, ByeKind, Game, GameResult, Player, Round, Tournament
 from pairing.services import interchange, rounds
+from pairing.services.rounds import publish
 from tests.web.helpers import play_round
 
 
@@ -34,7 +35,7 @@ def test_export_is_read_back_identically(chief_client, chief, tournament, player
 def test_export_leaves_out_a_round_in_play(chief, tournament, players):
     played_tournament(tournament, chief, rounds=2)
     rnd = rounds.pair_next_round(tournament, chief)
-    rnd.publish(chief)
+    publish(rnd, chief)
     assert parse_trf(interchange.export_trf(tournament)).rounds_played() == 2
 
 

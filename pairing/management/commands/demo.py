@@ -12,6 +12,9 @@ from django.db import transaction
 
 from pairing.models import Bye, ByeKind, ColourMethod, GameResult, Player, Tournament
 from pairing.services import rounds
+from pairing.services.numbering import renumber
+from pairing.services.results import record_result
+from pairing.services.rounds import publish
 
 USERNAME = "arbiter"
 PASSWORD = "dubov-demo"
@@ -107,15 +110,15 @@ class Command(BaseCommand):
                                             "Beatriz", "Greta"} else "m",
                     club=f"ŠK {['Ljubljana', 'Maribor', 'Celje', 'Koper'][i % 4]}",
                 )
-            t.renumber()
+            renumber(t)
             players = list(t.player_set.order_by("tpn"))
             # A requested half-point bye in round 2 and a zero-point bye in round 4.
             Bye.objects.create(tournament=t, player=players[17], round_number=2, kind=ByeKind.HALF)
             Bye.objects.create(tournament=t, player=players[30], round_number=4, kind=ByeKind.ZERO)
             for number in range(1, 5):
                 rnd = rounds.pair_next_round(t, user)
-                rnd.publish(user)
+                publish(rnd, user)
                 games = list(rnd.games())
                 entered = games if number < 4 else games[: len(games) // 2]
                 for g in entered:
-                    g.record_result(_result(rng, g.white, g.black), user)
+                    record_result(g, _result(rng, g.white, g.black), user)

@@ -1,0 +1,74 @@
+"""Forbidden pairs: two players who must never be paired with each other."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from ..models import (
+    AuditAction,
+    AuditEntry,
+    ForbiddenPair,
+    Player,
+    Tournament,
+)
+from .rounds import discard_draft
+
+
+def forbidden_pair_names(tournament: Tournament) -> list[str]:
+    """The forbidden pairs for the audit trail: ``No 1 A / No 6 B``."""
+    pairs = ForbiddenPair.objects.filter(tournament=tournament).select_related("player_a", "player_b")
+    return sorted(p.audit_label() for p in pairs)
+
+
+def forbid_pair(tournament: Tournament, a: Player, b: Player, user=None) -> ForbiddenPair:
+    """Forbid pairing ``a`` with ``b`` from the next pairing on.  Discards the draft
+    (it may pair them) and logs it, under the tournament lock.  Raises ValueError
+    (nothing written) for the same player twice, a player of another tournament or
+    a pair already forbidden."""
+    if a.pk == b.pk:
+        raise ValueError("Choose two different players.")
+    with transaction.atomic():
+        tournament.lock()
+        found = {p.pk: p for p in tournament.player_set.filter(pk__in=[a.pk, b.pk])}
+        for p in (a, b):
+            if p.pk not in found:
+                raise ValueError(f"{p.name} is not a player of this tournament.")
+        low, high = sorted((found[a.pk], found[b.pk]), key=lambda p: p.pk)
+        if ForbiddenPair.objects.filter(player_a=low, player_b=high).exists():
+            raise ValueError(f"{low.name} and {high.name} are already a forbidden pair.")
+        before = forbidden_pair_names(tournament)
+        pair = ForbiddenPair.objects.create(tournament=tournament, player_a=low, player_b=high)
+        discard_draft(tournament, user, "A forbidden pair was added.")
+        AuditEntry.log(
+            tournament, user, AuditAction.FORBIDDEN,
+            f"{low.name} and {high.name} must not be paired with each other.",
+            obj=pair, label=pair.audit_label(),
+            before={"forbidden_pairs": before}, after={"forbidden_pairs": forbidden_pair_names(tournament)},
+        )
+    return pair
+
+
+def allow_pair(tournament: Tournament, pair_pk: int, user=None) -> str:
+    """Remove a forbidden pair (they may be paired again); discards the draft and
+    logs it.  Raises ValueError when the pair is gone (another arbiter removed it).
+    Returns a sentence."""
+    with transaction.atomic():
+        tournament.lock()
+        pair = (
+            ForbiddenPair.objects.filter(tournament=tournament, pk=pair_pk)
+            .select_related("player_a", "player_b")
+            .first()
+        )
+        if pair is None:
+            raise ValueError("That forbidden pair no longer exists (another arbiter removed it); nothing changed.")
+        before = forbidden_pair_names(tournament)
+        label, pk = pair.audit_label(), pair.pk
+        text = f"{pair.player_a.name} and {pair.player_b.name} may be paired again."
+        pair.delete()
+        discard_draft(tournament, user, "A forbidden pair was removed.")
+        AuditEntry.log(
+            tournament, user, AuditAction.FORBIDDEN, text,
+            object_type="forbiddenpair", object_id=pk, label=label,
+            before={"forbidden_pairs": before}, after={"forbidden_pairs": forbidden_pair_names(tournament)},
+        )
+    return text

@@ -1,0 +1,195 @@
+"""Registering, changing and deleting players, withdrawals, and the byes players ask for."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.db import transaction
+from django.db.models import Q
+
+from ..models import (
+    REQUESTED_BYES,
+    SEEN_CHANGED,
+    AuditAction,
+    AuditEntry,
+    Bye,
+    ByeKind,
+    Conflict,
+    ForbiddenPair,
+    Game,
+    Player,
+    Seat,
+    Tournament,
+)
+from .numbering import renumber
+from .rounds import discard_draft
+
+
+def set_byes(
+    tournament, round_number: int, wanted: dict[int, str], user=None, seen: dict[int, str] | None = None
+) -> list[str]:
+    """Requested byes for one round not yet published: ``wanted`` maps player pk to
+    ``""`` (plays), ``H``, ``Z`` or ``F``.  All or nothing; returns the changes made.
+
+    ``seen``: the byes the arbiter's page showed (pk to kind, players without one
+    left out).  Then only the players the arbiter changed on the page are touched, so
+    a bye another arbiter set meanwhile stays; and if one of those players' bye was
+    changed meanwhile, :class:`Conflict` is raised and nothing is saved.
+
+    Changing the byes of the round in draft discards the draft.
+    """
+    first_open = tournament.rounds_published() + 1
+    if not first_open <= round_number <= tournament.rounds:
+        raise ValueError(f"Byes can be set for rounds {first_open} to {tournament.rounds}.")
+    players = {p.pk: p for p in tournament.player_set.filter(pk__in=list(wanted))}
+    allowed = {"", *REQUESTED_BYES}
+    for pk, value in wanted.items():
+        if pk not in players:
+            raise ValueError(f"Player {pk} is not in this tournament.")
+        if value not in allowed:
+            raise ValueError(f"{players[pk].name}: unknown choice {value!r}.")
+    changes = []
+    before, after = {}, {}
+    with transaction.atomic():
+        tournament.lock()
+        current = {b.player_id: b for b in Bye.objects.filter(tournament=tournament, round_number=round_number)}
+        if seen is not None:
+            wanted = {pk: v for pk, v in wanted.items() if v != seen.get(pk, "")}
+            clashes = [
+                players[pk].name
+                for pk in wanted
+                if (current[pk].kind if pk in current else "") != seen.get(pk, "")
+            ]
+            if clashes:
+                raise Conflict(
+                    f"Round {round_number}: another arbiter changed the bye of {', '.join(clashes)} since "
+                    "you opened the page. Nothing was saved; check the list and save again."
+                )
+        for pk, value in wanted.items():
+            p, bye = players[pk], current.get(pk)
+            if bye is not None and bye.kind == ByeKind.PAIRING:
+                continue  # the draft's PAB: it goes away with the draft
+            key = f"{p.tpn} {p.name}"
+            if bye is not None and not value:
+                bye.delete()
+                changes.append(f"{p.name} plays")
+                before[key], after[key] = bye.kind, ""
+            elif value and (bye is None or bye.kind != value):
+                Bye.objects.update_or_create(
+                    player=p, round_number=round_number, defaults={"tournament": tournament, "kind": value}
+                )
+                changes.append(f"{p.name}: {ByeKind(value).label}")
+                before[key], after[key] = bye.kind if bye is not None else "", value
+        if changes:
+            if round_number == first_open:
+                discard_draft(tournament, user, "Byes changed.")
+            AuditEntry.log(
+                tournament, user, AuditAction.BYE, f"Round {round_number}: " + "; ".join(changes),
+                label=f"Round {round_number} byes", before=before, after=after,
+            )
+    return changes
+
+
+def add_players(tournament: Tournament, rows: list[dict], user=None, how: str = "from a list") -> list[Player]:
+    """Register players (field dicts) in one transaction and renumber."""
+    with transaction.atomic():
+        tournament.lock()
+        created = [Player.objects.create(tournament=tournament, **row) for row in rows]
+        renumber(tournament)
+        discard_draft(tournament, user, "Players were added.")
+        for p in created:
+            p.refresh_from_db(fields=["tpn"])
+        AuditEntry.log(
+            tournament, user, AuditAction.IMPORT, f"{len(created)} players added {how}.",
+            label=f"{len(created)} players", after={"players": [p.audit_label() for p in created]},
+        )
+    return created
+
+
+def add_player(tournament: Tournament, save: Callable[[], Player], user) -> Player:
+    """Register a player (``save``: the form's save, which also renumbers) under the
+    tournament lock, discard the draft and log it."""
+    with transaction.atomic():
+        tournament.lock()
+        player = save()
+        player.refresh_from_db()
+        discard_draft(tournament, user, "A player was added.")
+        AuditEntry.log(
+            tournament, user, AuditAction.PLAYER, f"{player.name} registered with TPN {player.tpn}.",
+            obj=player, label=player.audit_label(), after=player.audit_values(),
+        )
+    return player
+
+
+def change_player(
+    tournament, player: Player, save: Callable[[], Player], user, before: dict, seen: str = ""
+) -> Player:
+    """Save ``player``'s changes (``save``: the form's save) under the tournament lock;
+    log the fields that changed (``before``: their old values) and discard the draft
+    if any changed (a rating change can renumber everyone).  ``seen``: the version
+    the arbiter's form was made from; raises :class:`Conflict` if the player changed
+    since."""
+    with transaction.atomic():
+        tournament.lock()
+        if seen and Player.objects.get(pk=player.pk).version() != seen:
+            raise Conflict(SEEN_CHANGED.format(what=f"{before['name']}'s details"))
+        player = save()
+        after = player.audit_values(list(before))
+        changed = [f for f in before if before[f] != after[f]]
+        if changed:
+            discard_draft(tournament, user, "A player was changed.")
+            AuditEntry.log(
+                tournament, user, AuditAction.PLAYER, f"{player.name}: changed {', '.join(changed)}.",
+                obj=player, label=player.audit_label(),
+                before={f: before[f] for f in changed}, after={f: after[f] for f in changed},
+            )
+    return player
+
+
+def delete_player(tournament: Tournament, player: Player, user) -> None:
+    """Delete a player who was never paired (ValueError otherwise) and renumber."""
+    with transaction.atomic():
+        tournament.lock()
+        paired = Seat.objects.filter(player=player).exists() or Game.objects.filter(
+            Q(white=player) | Q(black=player)
+        ).exists()
+        if paired or player.bye_set.filter(kind=ByeKind.PAIRING).exists():
+            raise ValueError(f"{player.name} has been paired; withdraw them instead of deleting.")
+        before, label, pk = player.audit_values(), player.audit_label(), player.pk
+        pairs = ForbiddenPair.objects.filter(Q(player_a=player) | Q(player_b=player))
+        if pairs.exists():  # deleted with the player: say so in the entry
+            before["forbidden_pairs"] = sorted(p.audit_label() for p in pairs.select_related("player_a", "player_b"))
+        player.delete()
+        renumber(tournament)
+        discard_draft(tournament, user, "A player was deleted.")
+        AuditEntry.log(
+            tournament, user, AuditAction.PLAYER, f"{before['name']} deleted.",
+            object_type="player", object_id=pk, label=label, before=before,
+        )
+
+
+def withdraw(player: Player, from_round: int | None, user=None) -> str:
+    """Not paired from ``from_round`` on (None: back in the tournament).
+
+    Only rounds not yet paired; raises ValueError otherwise.  Returns a sentence.
+    """
+    t = player.tournament
+    with transaction.atomic():
+        t.lock()
+        published = t.rounds_published()
+        if from_round is not None and from_round <= published:
+            raise ValueError(
+                f"Round {from_round} is already paired; a withdrawal starts with round {published + 1} or later."
+            )
+        if from_round is not None and from_round > t.rounds:
+            raise ValueError(f"The tournament has {t.rounds} rounds; there is no round {from_round}.")
+        before = Player.objects.get(pk=player.pk).withdrawn_from_round
+        player.withdrawn_from_round = from_round
+        player.save(update_fields=["withdrawn_from_round"])
+        discard_draft(t, user, "A withdrawal changed.")
+        text = f"{player.name} withdrawn from round {from_round}" if from_round else f"{player.name} back in the tournament"
+        AuditEntry.log(
+            t, user, AuditAction.WITHDRAW, text + ".", obj=player, label=player.audit_label(),
+            before={"withdrawn_from_round": before}, after={"withdrawn_from_round": from_round},
+        )
+    return text + "."
