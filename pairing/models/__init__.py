@@ -1,0 +1,36 @@
+"""Tournament data: fields, constraints, querysets and the invariants of one row.
+
+Changes that touch several rows (pairing, results, players, byes, settings) are in
+:mod:`pairing.services`; models never import services.  One module per kind of row;
+everything is importable from ``pairing.models``.
+"""
+
+from .audit import AUDIT_LIST_SHOWN, AuditAction, AuditEntry, AuditEntryQuerySet
+from .choices import (
+    REQUESTED_BYES,
+    RESULT_KEYS,
+    SEEN_CHANGED,
+    SIDES,
+    TITLE_ORDER,
+    ByeKind,
+    ColourChoice,
+    ColourMethod,
+    Conflict,
+    GameResult,
+    RoundStatus,
+    Sex,
+    Title,
+    audit_value,
+    version_token,
+)
+from .player import Player, PlayerQuerySet
+from .rounds import Bye, ByeQuerySet, ForbiddenPair, ForbiddenPairQuerySet, Game, GameQuerySet, Round, Seat
+from .tournament import Tournament, TournamentQuerySet
+
+__all__ = [
+    "AUDIT_LIST_SHOWN", "REQUESTED_BYES", "RESULT_KEYS", "SEEN_CHANGED", "SIDES", "TITLE_ORDER",
+    "AuditAction", "AuditEntry", "AuditEntryQuerySet", "Bye", "ByeKind", "ByeQuerySet", "ColourChoice",
+    "ColourMethod", "Conflict", "ForbiddenPair", "ForbiddenPairQuerySet", "Game", "GameQuerySet", "GameResult",
+    "Player", "PlayerQuerySet", "Round", "RoundStatus", "Seat", "Sex", "Title", "Tournament",
+    "TournamentQuerySet", "audit_value", "version_token",
+]

@@ -1,0 +1,124 @@
+"""The audit trail: who changed what, when, before and after."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+
+from .tournament import Tournament
+
+
+class AuditAction(models.TextChoices):
+    """The kinds of change the audit trail records (its filter on the audit page)."""
+
+    CREATE = "create", "Tournament created"
+    SETTINGS = "settings", "Settings"
+    DEPUTY = "deputy", "Deputy arbiters"
+    PLAYER = "player", "Players"
+    IMPORT = "import", "Imports"
+    WITHDRAW = "withdraw", "Withdrawals"
+    BYE = "bye", "Byes and absences"
+    FORBIDDEN = "forbidden", "Forbidden pairs"
+    PAIR = "pair", "Pairing"
+    SWAP = "swap", "Manual changes to a draft"
+    DISCARD = "discard", "Drafts discarded"
+    PUBLISH = "publish", "Rounds published"
+    RESULT = "result", "Results"
+
+
+class AuditEntryQuerySet(models.QuerySet["AuditEntry"]):
+    def of_kind(self, action: str) -> AuditEntryQuerySet:
+        return self.filter(action=action) if action in AuditAction.values else self
+
+
+class AuditEntry(models.Model):
+    """One change to a tournament: who, when, what (``action`` and the object), the
+    values before and after, and a readable sentence.
+
+    Written by the model method that makes the change, inside its transaction, so a
+    change without its entry (or an entry without its change) cannot be committed.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    username = models.CharField(max_length=150, blank=True, help_text="Kept if the account is deleted.")
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=20, choices=AuditAction.choices)
+    object_type = models.CharField(max_length=20, blank=True, help_text="tournament, player, round, game, ...")
+    object_id = models.PositiveBigIntegerField(null=True, blank=True)
+    label = models.CharField(max_length=200, blank=True, help_text="The object as the arbiter knows it.")
+    before = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
+    after = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
+    detail = models.TextField(blank=True)
+
+    objects = AuditEntryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name_plural = "audit entries"
+        indexes = [models.Index(fields=["tournament", "-at"], name="audit_tournament_at")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action}: {self.detail}"
+
+    @classmethod
+    def log(
+        cls,
+        tournament: Tournament,
+        user,
+        action: str,
+        detail: str,
+        *,
+        obj: models.Model | None = None,
+        object_type: str = "",
+        object_id: int | None = None,
+        label: str = "",
+        before=None,
+        after=None,
+    ) -> AuditEntry:
+        known = user is not None and user.is_authenticated
+        return cls.objects.create(
+            tournament=tournament,
+            user=user if known else None,
+            username=user.get_username() if known else "",
+            action=action,
+            object_type=object_type or (obj._meta.model_name if obj is not None else ""),
+            object_id=object_id if object_id is not None else (obj.pk if obj is not None else None),
+            label=(label or (str(obj) if obj is not None else ""))[:200],
+            before=before,
+            after=after,
+            detail=detail,
+        )
+
+    @property
+    def who(self) -> str:
+        return self.username or (self.user.get_username() if self.user_id else "") or "system"
+
+    def changes(self) -> list[tuple[str, str, str]]:
+        """``(field, before, after)`` as text, for the audit page."""
+        b = self.before if isinstance(self.before, dict) else {}
+        a = self.after if isinstance(self.after, dict) else {}
+        return [(k.replace("_", " "), _audit_text(b.get(k)), _audit_text(a.get(k))) for k in dict.fromkeys([*b, *a])]
+
+
+AUDIT_LIST_SHOWN = 30  # a 5,000-player import stays readable; the entry keeps them all
+
+
+def _audit_text(value) -> str:
+    """A stored before/after value as a line of text (boards as ``1: A – B``)."""
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        shown = value[:AUDIT_LIST_SHOWN]
+        text = "; ".join(
+            f"{v[0]}: {v[1]} – {v[2]}" if isinstance(v, list) and len(v) == 3 else _audit_text(v) for v in shown
+        )
+        more = len(value) - len(shown)
+        return text + (f"; … and {more} more ({len(value)} in all)" if more else "")
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_audit_text(v)}" for k, v in value.items())
+    return str(value)
+

@@ -1,0 +1,118 @@
+"""Choices, the result codes and the small helpers every model shares."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from decimal import Decimal
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+
+
+class Title(models.TextChoices):
+    GM = "GM", "GM"
+    IM = "IM", "IM"
+    WGM = "WGM", "WGM"
+    FM = "FM", "FM"
+    WIM = "WIM", "WIM"
+    CM = "CM", "CM"
+    WFM = "WFM", "WFM"
+    WCM = "WCM", "WCM"
+    NONE = "", "—"
+
+
+# C.04.2 general handling rules: the order of titles in the initial ranking list.
+TITLE_ORDER = {t: i for i, t in enumerate(["GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM", ""])}
+
+
+class ColourChoice(models.TextChoices):
+    WHITE = "w", "White"
+    BLACK = "b", "Black"
+
+
+class ColourMethod(models.TextChoices):
+    LOT = "lot", "Drawn by lot"
+    CHOSEN = "chosen", "Chosen by the arbiter"
+
+
+class Sex(models.TextChoices):
+    MALE = "m", "Male"
+    FEMALE = "f", "Female"
+    NONE = "", "—"
+
+
+class GameResult(models.TextChoices):
+    PENDING = "", "—"
+    WHITE_WINS = "1-0", "1-0"
+    DRAW = "1/2-1/2", "½-½"
+    BLACK_WINS = "0-1", "0-1"
+    WHITE_FORFEIT_WIN = "+-", "+ −"
+    BLACK_FORFEIT_WIN = "-+", "− +"
+    DOUBLE_FORFEIT = "--", "− −"
+
+
+# Keys an arbiter presses on a board row (and the button values without JS).
+RESULT_KEYS = {
+    "1": GameResult.WHITE_WINS,
+    "=": GameResult.DRAW,
+    "5": GameResult.DRAW,
+    "0": GameResult.BLACK_WINS,
+    "+": GameResult.WHITE_FORFEIT_WIN,
+    "-": GameResult.BLACK_FORFEIT_WIN,
+    "*": GameResult.DOUBLE_FORFEIT,
+}
+
+
+class ByeKind(models.TextChoices):
+    PAIRING = "U", "Pairing-allocated bye"
+    HALF = "H", "Half-point bye (requested)"
+    ZERO = "Z", "Zero-point bye (requested)"
+    FULL = "F", "Full-point bye"
+
+
+REQUESTED_BYES = (ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL)
+
+
+class RoundStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    PUBLISHED = "published", "Published"
+    COMPLETE = "complete", "Complete"
+
+
+SIDES = {
+    GameResult.WHITE_WINS: ("1", "0"),
+    GameResult.DRAW: ("=", "="),
+    GameResult.BLACK_WINS: ("0", "1"),
+    GameResult.WHITE_FORFEIT_WIN: ("+", "-"),
+    GameResult.BLACK_FORFEIT_WIN: ("-", "+"),
+    GameResult.DOUBLE_FORFEIT: ("-", "-"),
+}
+
+
+class Conflict(Exception):
+    """Someone else changed the row since the arbiter loaded the page."""
+
+
+def version_token(values: dict) -> str:
+    """A short digest of a row's editable values.  An edit form carries the one the
+    arbiter saw (``seen``), so a save over another arbiter's change is noticed."""
+    raw = json.dumps(values, sort_keys=True, cls=DjangoJSONEncoder)
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+SEEN_CHANGED = (
+    "{what} changed since you opened this page (another arbiter saved first; see the audit trail). "
+    "Nothing was saved. Check the values and save again to replace theirs."
+)
+
+
+def audit_value(value):
+    """A model field value as it is stored in the audit trail (JSON: dates as ISO text,
+    decimals as text, choices by value)."""
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    return value
+

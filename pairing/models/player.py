@@ -1,0 +1,83 @@
+"""A registered player."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+from .choices import (
+    TITLE_ORDER,
+    Sex,
+    Title,
+    audit_value,
+    version_token,
+)
+from .tournament import Tournament
+
+
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def by_tpn(self) -> PlayerQuerySet:
+        return self.order_by("tpn")
+
+
+class Player(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
+    tpn = models.PositiveIntegerField("pairing number", null=True, blank=True)
+    title = models.CharField(max_length=3, choices=Title.choices, blank=True)
+    name = models.CharField(max_length=33, help_text="Family name, given name")
+    rating = models.PositiveSmallIntegerField()
+    rating_provisional = models.BooleanField(
+        default=False, help_text="Unrated: the arbiter's provisional rating (Dubov 1.1 needs one for everyone)."
+    )
+    federation = models.CharField(max_length=3, blank=True)
+    fide_id = models.CharField("FIDE id", max_length=11, blank=True)
+    birth_date = models.DateField(null=True, blank=True)
+    sex = models.CharField(max_length=1, choices=Sex.choices, blank=True)
+    club = models.CharField(max_length=80, blank=True)
+    withdrawn_from_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Not paired from this round on."
+    )
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["tpn"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "tpn"], name="player_tpn_unique_per_tournament"),
+            models.CheckConstraint(condition=Q(rating__gte=1) & Q(rating__lte=3500), name="player_rating_1_3500"),
+            models.CheckConstraint(
+                condition=Q(withdrawn_from_round__isnull=True) | Q(withdrawn_from_round__gte=1),
+                name="player_withdrawn_round_positive",
+            ),
+            models.CheckConstraint(condition=Q(sex__in=["m", "f", ""]), name="player_sex_valid"),
+            models.CheckConstraint(
+                condition=Q(title__in=list(TITLE_ORDER)), name="player_title_valid"
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.rating})"
+
+    @staticmethod
+    def ranking_key(p: Player) -> tuple:
+        return (-p.rating, TITLE_ORDER.get(p.title, 99), p.name.casefold(), p.pk or 0)
+
+    AUDITED_FIELDS = [
+        "tpn", "title", "name", "rating", "rating_provisional", "federation", "fide_id", "birth_date", "sex", "club",
+        "withdrawn_from_round",
+    ]
+
+    def audit_values(self, fields: list[str] | None = None) -> dict:
+        return {f: audit_value(getattr(self, f)) for f in fields or self.AUDITED_FIELDS}
+
+    def version(self) -> str:
+        """Not the TPN: another arbiter adding a player renumbers without editing this one."""
+        return version_token({k: v for k, v in self.audit_values().items() if k != "tpn"})
+
+    def audit_label(self) -> str:
+        return f"No {self.tpn} {self.name}" if self.tpn else self.name
+
+    def withdrawn_in(self, round_number: int) -> bool:
+        return self.withdrawn_from_round is not None and self.withdrawn_from_round <= round_number
+

@@ -1,0 +1,203 @@
+"""A tournament: its settings, who may change it, and the lock every change takes."""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+
+from .choices import (
+    ColourChoice,
+    ColourMethod,
+    GameResult,
+    RoundStatus,
+    audit_value,
+    version_token,
+)
+
+if TYPE_CHECKING:
+    from .rounds import Round
+
+
+class TournamentQuerySet(models.QuerySet["Tournament"]):
+    def for_arbiter(self, user) -> TournamentQuerySet:
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(Q(owner=user) | Q(deputies=user)).distinct()
+
+    def public(self) -> TournamentQuerySet:
+        return self.filter(public=True)
+
+
+class Tournament(models.Model):
+    slug = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=120)
+    place = models.CharField(max_length=120, blank=True)
+    federation = models.CharField(max_length=3, blank=True)
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    time_control = models.CharField(max_length=60, blank=True)
+    rounds = models.PositiveSmallIntegerField(default=9)
+
+    point_win = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("1"))
+    point_draw = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("0.5"))
+    point_loss = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("0"))
+    point_pab = models.DecimalField(
+        "points for the pairing-allocated bye", max_digits=4, decimal_places=1, default=Decimal("1")
+    )
+    point_half_bye = models.DecimalField(
+        "points for a requested half-point bye", max_digits=4, decimal_places=1, default=Decimal("0.5")
+    )
+
+    initial_colour = models.CharField(max_length=1, choices=ColourChoice.choices, default=ColourChoice.WHITE)
+    initial_colour_method = models.CharField(
+        max_length=6, choices=ColourMethod.choices, default=ColourMethod.LOT
+    )
+    tiebreaks = models.CharField("tie-break order", max_length=200, blank=True, default="BH-C1, BH, SB")
+    public = models.BooleanField(default=False)
+    ranking_frozen = models.BooleanField(
+        default=False, help_text="Set when round 4 is published: pairing numbers no longer follow ratings."
+    )
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_tournaments"
+    )
+    deputies = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="deputy_tournaments")
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = TournamentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(rounds__gte=1) & Q(rounds__lte=99), name="tournament_rounds_1_99"),
+            models.CheckConstraint(
+                condition=Q(point_win__gt=F("point_draw"))
+                & Q(point_draw__gte=F("point_loss"))
+                & Q(point_loss__gte=0),
+                name="tournament_points_win_gt_draw_gte_loss",
+            ),
+            models.CheckConstraint(
+                condition=Q(point_pab__gte=0) & Q(point_pab__lte=F("point_win")),
+                name="tournament_pab_between_0_and_win",
+            ),
+            models.CheckConstraint(
+                condition=Q(point_half_bye__gte=0) & Q(point_half_bye__lte=F("point_win")),
+                name="tournament_half_bye_between_0_and_win",
+            ),
+            models.CheckConstraint(condition=Q(initial_colour__in=["w", "b"]), name="tournament_initial_colour_valid"),
+            models.CheckConstraint(
+                condition=Q(initial_colour_method__in=["lot", "chosen"]), name="tournament_colour_method_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(end_date__isnull=True) | Q(start_date__isnull=True) | Q(end_date__gte=F("start_date")),
+                name="tournament_end_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("pairing:tournament", args=[self.slug])
+
+    # -- access ---------------------------------------------------------
+
+    def is_arbiter(self, user) -> bool:
+        if not user.is_authenticated:
+            return False
+        return self.owner_id == user.pk or self.deputies.filter(pk=user.pk).exists()
+
+    def lock(self) -> Tournament:
+        """Lock the tournament row until the end of the transaction (PostgreSQL).
+
+        Every change that the next pairing depends on (results, publishing, pairing,
+        draft changes, players, byes, settings) takes this lock first, so that a round
+        is never paired on data another arbiter is changing at the same moment.
+        SQLite ignores it; there every transaction takes the database's write lock at
+        BEGIN (``transaction_mode`` IMMEDIATE in the settings), which serialises writers.
+        """
+        return Tournament.objects.select_for_update().get(pk=self.pk)
+
+    AUDITED_SETTINGS = [
+        "name", "slug", "place", "federation", "start_date", "end_date", "time_control", "rounds",
+        "point_win", "point_draw", "point_loss", "point_pab", "point_half_bye",
+        "initial_colour_method", "initial_colour", "tiebreaks", "public",
+    ]
+
+    def audit_values(self, fields: list[str] | None = None) -> dict:
+        return {f: audit_value(getattr(self, f)) for f in fields or self.AUDITED_SETTINGS}
+
+    def version(self) -> str:
+        return version_token(self.audit_values())
+
+    def deputy_names(self) -> list[str]:
+        return sorted(self.deputies.values_list("username", flat=True))
+
+    # -- colours -------------------------------------------------------
+
+    def draw_initial_colour(self) -> None:
+        """Draw the initial colour by lot and record that it was drawn."""
+        self.initial_colour = random.choice([ColourChoice.WHITE, ColourChoice.BLACK])
+        self.initial_colour_method = ColourMethod.LOT
+
+    # -- rounds ---------------------------------------------------------
+
+    def last_round(self) -> Round | None:
+        return self.round_set.order_by("-number").first()
+
+    def draft_round(self) -> Round | None:
+        return self.round_set.filter(status=RoundStatus.DRAFT).first()
+
+    def published_rounds(self):
+        return self.round_set.exclude(status=RoundStatus.DRAFT).order_by("number")
+
+    def rounds_published(self) -> int:
+        last = self.published_rounds().last()
+        return last.number if last else 0
+
+    def next_round_number(self) -> int:
+        """The round the next pairing would make (a draft counts as that round)."""
+        return self.rounds_published() + 1
+
+    def pairing_blocker(self) -> str:
+        """Why the next round cannot be paired now, or '' when it can."""
+        last = self.published_rounds().last()
+        if last is not None and last.status != RoundStatus.COMPLETE:
+            missing = last.game_set.filter(result=GameResult.PENDING).count()
+            return f"Round {last.number} still has {missing} result(s) to enter."
+        if self.rounds_published() >= self.rounds:
+            return f"All {self.rounds} rounds have been paired."
+        if self.player_set.count() < 2:
+            return "Register at least two players first."
+        return ""
+
+    # -- byes -----------------------------------------------------------
+
+    # -- players --------------------------------------------------------
+
+    # -- forbidden pairs ------------------------------------------------
+
+    # -- ranking list ---------------------------------------------------
+
+    # -- point system ---------------------------------------------------
+
+    def points_for(self, result: str) -> Decimal:
+        """Points for a player-side TRF result code."""
+        return {
+            "1": self.point_win,
+            "=": self.point_draw,
+            "0": self.point_loss,
+            "+": self.point_win,
+            "-": self.point_loss,
+            "U": self.point_pab,
+            "F": self.point_win,
+            "H": self.point_half_bye,
+            "Z": Decimal("0"),
+        }[result]
+
