@@ -24,6 +24,7 @@ from ..models import (
     RoundStatus,
     Tournament,
 )
+from .numbering import renumber
 from .snapshot import build_snapshot
 
 
@@ -94,6 +95,7 @@ def pair_next_round(t: Tournament, user=None) -> Round:
         if blocker:
             raise PairingRefused(blocker)
         number = t.next_round_number()
+        renumber(t)
         snapshot = build_snapshot(t, number)
         present = len(snapshot.players) - len(snapshot.absent)
         if present < 2:

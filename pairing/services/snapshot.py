@@ -14,7 +14,6 @@ from django.db.models import Q
 from .. import engine
 from ..engine import Colour, PointSystem, Result, RoundEntry, Snapshot
 from ..models import SIDES, Bye, ByeKind, ForbiddenPair, Game, Player, RoundStatus, Tournament
-from .numbering import renumber
 
 
 def point_system(t: Tournament) -> PointSystem:
@@ -78,10 +77,13 @@ def absent_ids(t: Tournament, round_number: int) -> frozenset[int]:
 
 
 def build_snapshot(t: Tournament, round_number: int | None = None) -> Snapshot:
-    """The tournament as it stands before ``round_number`` (default: the next round)."""
+    """The tournament as it stands before ``round_number`` (default: the next round).
+
+    Reads only (the reports use it too): pairing numbers are kept up to date by every
+    change of the player list, and :func:`~pairing.services.rounds.pair_next_round`
+    brings them up to date once more before it pairs."""
     if round_number is None:
         round_number = t.next_round_number()
-    renumber(t)
     players = list(t.player_set.order_by("tpn"))
     hist = histories(t, round_number - 1, players)
     return Snapshot(
