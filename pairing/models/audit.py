@@ -36,7 +36,7 @@ class AuditEntry(models.Model):
     """One change to a tournament: who, when, what (``action`` and the object), the
     values before and after, and a readable sentence.
 
-    Written by the model method that makes the change, inside its transaction, so a
+    Written by the service that makes the change, inside its transaction, so a
     change without its entry (or an entry without its change) cannot be committed.
     """
 

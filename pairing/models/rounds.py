@@ -197,7 +197,7 @@ class ForbiddenPairQuerySet(models.QuerySet["ForbiddenPair"]):
 class ForbiddenPair(models.Model):
     """Two players who must not be paired with each other (the arbiter's decision: family
     members, club mates, ...), in every round.  Stored once per unordered pair, the lower
-    player id first; see :meth:`Tournament.forbid_pair`."""
+    player id first; see :func:`pairing.services.forbidden_pairs.forbid_pair`."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
     player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from ..engine import Colour, Result, RoundEntry
 from ..models import Bye, ByeKind, Tournament
-from .standings import StandingRow, _table
+from .standings import StandingRow, standings_table
 
-_CELL_RESULT = {
+CELL_RESULT = {
     Result.WIN: "1", Result.DRAW: "½", Result.LOSS: "0",
     Result.WIN_UNRATED: "1", Result.DRAW_UNRATED: "½", Result.LOSS_UNRATED: "0",
     Result.FORFEIT_WIN: "+", Result.FORFEIT_LOSS: "-",
@@ -28,9 +28,9 @@ class CrossRow:
 def crosstable(t: Tournament, rounds: int | None = None) -> tuple[list[str], list[CrossRow], int]:
     """Standings order, one cell per complete round: ``12w1``, ``5b½``, ``3w+``,
     ``bye``, ``H``; opponents by their line number in this table."""
-    table = _table(t, rounds)
+    table = standings_table(t, rounds)
     line = {r.player.pk: i for i, r in enumerate(table.rows, start=1)}
-    zero = _requested_zero_byes(t, table.rounds)
+    zero = requested_zero_byes(t, table.rounds)
     out = []
     for i, r in enumerate(table.rows, start=1):
         cells = tuple(
@@ -41,7 +41,7 @@ def crosstable(t: Tournament, rounds: int | None = None) -> tuple[list[str], lis
     return table.labels, out, table.rounds
 
 
-def _requested_zero_byes(t: Tournament, rounds: int) -> set[tuple[int, int]]:
+def requested_zero_byes(t: Tournament, rounds: int) -> set[tuple[int, int]]:
     """(player pk, round) of the zero-point byes players asked for: the histories give
     those and the rounds a player was not in the tournament (late entry, withdrawal) the
     same entry, ``Z``; the crosstable and the card tell them apart."""
@@ -56,5 +56,5 @@ def _cell(e: RoundEntry, line: dict[int, int]) -> str:
     if e.opponent is None:
         return _CELL_BYE.get(e.result, e.result.value)
     colour = "w" if e.colour is Colour.WHITE else "b"
-    return f"{line[e.opponent]}{colour}{_CELL_RESULT[e.result]}"
+    return f"{line[e.opponent]}{colour}{CELL_RESULT[e.result]}"
 

@@ -11,10 +11,10 @@ from .. import engine
 from ..engine import Colour, Result
 from ..models import SIDES, Bye, ByeKind, Game, Player, RoundStatus, Tournament
 from ..services.snapshot import point_system
-from .crosstable import _CELL_RESULT, _requested_zero_byes
-from .standings import _table
+from .crosstable import CELL_RESULT, requested_zero_byes
+from .standings import standings_table
 
-_SIDE_RESULT = {**_CELL_RESULT, Result.FORFEIT_LOSS: "−"}
+_SIDE_RESULT = {**CELL_RESULT, Result.FORFEIT_LOSS: "−"}
 
 
 _CARD_BYE = {
@@ -63,7 +63,7 @@ def player_card(t: Tournament, player: Player) -> PlayerCard:
     """
     from .. import tiebreaks as tb
 
-    table = _table(t)
+    table = standings_table(t)
     by_pk = {p.pk: p for p in table.players}
     ps = point_system(t)
     hist = table.hist[player.pk]
@@ -74,7 +74,7 @@ def player_card(t: Tournament, player: Player) -> PlayerCard:
         .exclude(round__status=RoundStatus.DRAFT)
         .values("round__number", "board", "white_id", "black_id", "result")
     }
-    zero = {k for pk, k in _requested_zero_byes(t, table.rounds) if pk == player.pk}
+    zero = {k for pk, k in requested_zero_byes(t, table.rounds) if pk == player.pk}
     rows: list[CardRound] = []
     running = Decimal(0)
     for k, e in enumerate(hist, start=1):

@@ -73,7 +73,7 @@ def _rating_tiebreaks():
     return frozenset({T.ARO, T.ARO_C1, T.ARO_C2, T.TPR, T.APRO, T.PTP})
 
 
-def _table(t: Tournament, rounds: int | None = None) -> _Table:
+def standings_table(t: Tournament, rounds: int | None = None) -> _Table:
     """Standings after ``rounds`` complete rounds (default: the last complete one),
     with the histories they were computed from.  A fixed number of queries."""
     from .. import tiebreaks as tb
@@ -121,6 +121,6 @@ def _table(t: Tournament, rounds: int | None = None) -> _Table:
 def standings(t: Tournament, rounds: int | None = None) -> tuple[list[str], list[StandingRow], int]:
     """Ranked rows after ``rounds`` (default: the last complete round), with the
     tournament's tie-breaks.  Returns (tie-break labels, rows, rounds counted)."""
-    table = _table(t, rounds)
+    table = standings_table(t, rounds)
     return table.labels, table.rows, table.rounds
 

@@ -1,4 +1,4 @@
-"""Views: check access, call the model, render.  One module per area."""
+"""Views: check access, call a service (changes) or a report (reads), render.  One module per area."""
 
 from .audit import audit_trail
 from .players import (

@@ -13,7 +13,7 @@ from ..models import AuditAction, AuditEntry
 def tells_of_a_discarded_draft(view):
     """A change that throws away the draft of the next round (a result corrected, byes,
     players, withdrawals, forbidden pairs, settings) says so at once, with the reason, to
-    whoever made it; the model methods discard the draft and log it in the audit trail,
+    whoever made it; the services discard the draft and log it in the audit trail,
     which this reads.  Only for POSTs; a refused request (403, 404) says nothing."""
 
     @wraps(view)
