@@ -5,7 +5,7 @@
 Builds a throw-away SQLite database (as bench_public_pages.py: the engine's fast
 generator through the TRF import), ``--rounds`` rounds played and complete, then, as the
 tournament's owner through Django's test Client: pairs the next round (the POST that
-runs the adapter and the engine and stores the draft), opens the draft with its
+runs the pairing service and the engine and stores the draft), opens the draft with its
 explanation, publishes it, opens the results page, enters one result by HTMX, and
 discards/re-pairs ``--repeat`` times for a best and median.  Prints wall time and
 query count per request.  Not part of the test run; no timing is asserted anywhere.

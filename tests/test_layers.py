@@ -1,0 +1,83 @@
+"""The arrows of docs/architecture.md point down only: views -> services and reports ->
+models and engine.  Read from the source (imports anywhere in a module, also inside
+functions), so a new import that points up fails here."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PAIRING = Path(__file__).resolve().parent.parent / "pairing"
+
+# layer -> pairing subpackages/modules it must not import
+FORBIDDEN = {
+    "engine": {"models", "services", "reports", "views", "forms", "access", "admin", "tiebreaks"},
+    "models": {"services", "reports", "views", "forms", "access", "admin"},
+    "services": {"views", "forms", "access", "admin"},
+    "reports": {"views", "forms", "access", "admin"},
+}
+# the one part of the services a report may use: the read-only snapshot builder
+REPORTS_MAY_USE = {"services.snapshot"}
+
+
+def _imports(path: Path, package: str) -> set[str]:
+    """Every ``pairing.X[.Y]`` a module imports, as ``X[.Y]`` (relative imports resolved)."""
+    tree = ast.parse(path.read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            names = [f"{module}.{a.name}" for a in node.names]  # what is imported, e.g. pairing.services.rounds
+        else:
+            continue
+        for name in names:
+            if name.startswith("pairing."):
+                found.add(name[len("pairing."):])
+    return found
+
+
+def _modules(layer: str):
+    root = PAIRING / layer
+    paths = sorted(root.rglob("*.py")) if root.is_dir() else [PAIRING / f"{layer}.py"]
+    for path in paths:
+        rel = path.relative_to(PAIRING.parent).with_suffix("")
+        parts = list(rel.parts)
+        package = ".".join(parts if path.name == "__init__.py" else parts[:-1])
+        if path.name == "__init__.py":
+            package = ".".join(parts[:-1])
+        yield path, package
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_no_arrow_points_up(layer):
+    wrong = []
+    for path, package in _modules(layer):
+        for name in _imports(path, package):
+            top = name.split(".")[0]
+            if top in FORBIDDEN[layer]:
+                if layer == "reports" and any(name == m or name.startswith(m + ".") for m in REPORTS_MAY_USE):
+                    continue
+                wrong.append(f"{path.relative_to(PAIRING.parent)} imports pairing.{name}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_reports_use_no_service_that_changes_anything():
+    for path, package in _modules("reports"):
+        for name in _imports(path, package):
+            if name.startswith("services"):
+                assert any(name == m or name.startswith(m + ".") for m in REPORTS_MAY_USE), (path, name)
+
+
+def test_the_check_sees_a_relative_import_that_points_up(tmp_path):
+    """The checker itself: ``from ..services import rounds`` inside pairing/models is seen."""
+    module = tmp_path / "bad.py"
+    module.write_text("def f():\n    from ..services import rounds\n")
+    assert "services.rounds" in _imports(module, "pairing.models")
