@@ -1,4 +1,4 @@
-"""The one bridge to the engine: models -> Snapshot, Pairing -> draft rows."""
+"""The services that talk to the engine: models -> Snapshot, Pairing -> draft rows, swaps, warnings."""
 
 from __future__ import annotations
 
