@@ -198,7 +198,7 @@ def test_a_correction_while_another_arbiter_publishes_the_next_round(chief, depu
         return record_result(Game.objects.get(pk=game.pk), GameResult.DRAW, deputy, expected="1-0")
 
     def publish():
-        return publish(Round.objects.get(number=2), chief)
+        return rounds.publish(Round.objects.get(number=2), chief)
 
     corrected, published = run_together(correct, publish)
     assert corrected is True
@@ -252,7 +252,7 @@ def test_publishing_while_another_arbiter_discards(chief, deputy, tournament, pl
     rounds.pair_next_round(tournament, chief)
 
     def publish():
-        return publish(Round.objects.get(number=1), chief)
+        return rounds.publish(Round.objects.get(number=1), chief)
 
     def discard():
         return discard_draft(Tournament.objects.get(pk=tournament.pk), deputy)
