@@ -43,6 +43,10 @@ def test_import_counts_the_round_without_games_as_played(chief_client, chief):
     ours = parse_trf(EMPTY_ROUND_7)
     assert [(p.id, p.history) for p in exported.players] == [(p.id, p.history) for p in ours.players]
     assert exported.snapshot() == ours.snapshot()
+    # the round without a board shows like any other
+    for url in (reverse("pairing:round", args=[t.slug, 7]), reverse("pairing:standings", args=[t.slug]) + "?round=7",
+                reverse("pairing:crosstable", args=[t.slug])):
+        assert chief_client.get(url).status_code == 200, url
 
 
 def test_the_next_round_after_the_import_is_8_and_pairs_as_the_engine_does(chief_client, chief):
