@@ -3,7 +3,7 @@
 Article numbers are those of C.04.4.1 as applied from 1 July 2025; the text applied
 from 1 February 2026 moved the criteria to Article 2 and the procedure to Article 3
 (2025 "2.1 PAB" = 2026 "3.1", 2025 "2.2.x" = 2026 "3.2.x", 2025 "3.x criteria" = 2026
-"2.x").  Reading decisions D1-D13 are in ``/work/shared/docs/dubov-engine.md``; the
+"2.x").  Reading decisions D1-D14 are in ``/work/shared/docs/dubov-engine.md``; the
 further ones are in ``docs/interpretation.md``.
 
 Outline (each step is local to one bracket; see the method docstrings for costs):
@@ -595,10 +595,12 @@ class _Round:
 
         G1/G2; shifts of 2.2.4 as decided in the engine doc: u = the minimum number of
         pairs inside the smaller subgroup S; step (a) the first u-set of S in 4.3 order
-        for which a step-(b) set exists; step (b) the first set of L's original members
-        in 4.3 order giving an all-crossing legal pairing, found greedily element by
-        element with one matching test per candidate (the first m candidates are tried
-        together first).  S1 by ARO then TPN, T2 the lexicographically first legal
+        for which a step-(b) set exists; step (b) the first set in 4.3 order of the
+        possible shifters of L as it stands after step (a) (D14: where players have
+        played, L's original members; where nobody has played, L and the players moved
+        in by step (a), numbered together, though those are never chosen) giving an
+        all-crossing legal pairing, found greedily element by element with one
+        matching test per candidate (the first m candidates are tried together first).  S1 by ARO then TPN, T2 the lexicographically first legal
         transposition.  Cost: O(m) matchings of the bracket in the usual case."""
         bracket = residents + list(ups)
         played_any = any(self.st[i].games_played for i in bracket)
@@ -648,6 +650,16 @@ class _Round:
                     f"shifted {self.names(shifted_x)} (first such set in 4.3 order)."
                 )
             if m:
+                if shifted_x and not played_any:
+                    # D14: the step-(b) pool is every possible shifter of L as it stands
+                    # after step (a).  Nobody has played, so everyone is a mild Black
+                    # seeker (1.5.2.4) and the players just moved in are in the pool
+                    # and in its middle-out numbering (4.3.3).  They are never chosen:
+                    # moving one back would leave at most u - 1 pairs inside S, below
+                    # the minimum u.  So they only change the others' sequence numbers;
+                    # dropping them from the numbered list keeps the others' order.
+                    moved = set(shifted_x)
+                    l_order = [i for i in shifter_list(large + list(shifted_x), not s_is_g1) if i not in moved]
                 shifted_y = self._first_y(vs, base_roles, l_order, pos, m)
                 notes.append(
                     f"2.2.4.2: shifted {self.names(shifted_y)} from the larger subgroup "

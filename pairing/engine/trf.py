@@ -148,13 +148,23 @@ class TrfTournament:
     extra_lines: tuple[str, ...] = ()
 
     def rounds_played(self) -> int:
-        """The last round in which any player has an opponent (played or forfeited)."""
+        """The last round that has been played: the last round in which any player has an
+        opponent (a game or a forfeit), or, if later, the last round for which every
+        player's line has an entry.
+
+        A round without games in which every player is recorded (absent, excused, given a
+        bye: all ``0000``, as when the arbiter excused everyone) is a played round, and
+        the next round to pair is the one after it.  A round in which only some players
+        have an entry (byes written ahead of the pairing, e.g. a requested ``H``) is the
+        round to pair: the others are still to be paired in it.
+        """
         last = 0
         for p in self.players:
             for k, e in enumerate(p.history, start=1):
                 if e.opponent is not None and k > last:
                     last = k
-        return last
+        recorded = min((len(p.history) for p in self.players), default=0)
+        return max(last, recorded)
 
     def round_byes(self) -> list[tuple[str, int, list[int]]]:
         """TRF-2026 ``240`` records: (bye type F/H/Z, round, player ids), in file order."""
@@ -185,8 +195,9 @@ class TrfTournament:
     def snapshot(self, round_number: int | None = None, *, default_rating: int | None = None) -> Snapshot:
         """The tournament as it stands before ``round_number`` is paired.
 
-        Default round: ``rounds_played() + 1`` (a round whose only entries are byes,
-        e.g. requested half-point byes, is that round).  History = rounds before it;
+        Default round: ``rounds_played() + 1`` (a round whose only entries are byes
+        written for some players, e.g. requested half-point byes, is that round; a round
+        without games in which every player has an entry has been played).  History = rounds before it;
         a player whose line stops early is ``Z`` (absent) in the missing rounds.
         Absent this round: players with an ``H``, ``F``, ``Z`` or blank entry
         recorded in ``round_number`` (a missing entry counts as ``Z`` only in a round
@@ -214,7 +225,7 @@ class TrfTournament:
             )
         if round_number > played + 1:
             raise InvalidSnapshot(
-                f"round {round_number} cannot be paired: the file has games up to round {played} only"
+                f"round {round_number} cannot be paired: the file has rounds played up to round {played} only"
             )
         zero = RoundEntry(None, None, Result.ZERO_BYE)
         absent: set[int] = set()

@@ -1,7 +1,7 @@
 """A literal enumerator of the Dubov rules (C.04.4.1, text applied from 1 July 2025).
 
 Deliberately simple and slow: it follows the rule text and the reading decisions
-D1-D13 of docs/dubov-engine.md step by step, trying candidates in the order the
+D1-D14 of docs/dubov-engine.md step by step, trying candidates in the order the
 text gives and testing each one by brute force.  Tests only, small fields
 (<= 16 players).  Written without looking at the fast engine, so that agreement
 between the two is evidence.
@@ -287,21 +287,34 @@ class Round:
         assert u is not None
         v = (len(large) - len(small)) // 2 + u
         small_order = self.shifter_order(small, nobody_played)
-        large_order = self.shifter_order(large, nobody_played)
+        # the colour L's players seek (G1: White seekers; G2: the rest, Black seekers)
+        large_colour = Colour.WHITE if not s_is_g1 else Colour.BLACK
         chosen = None
         for a_idx in itertools.combinations(range(len(small_order)), u):
             a_set = [small_order[i] for i in a_idx]
-            # 2.2.4.2: v players from L's original members to S, first in 4.3 order.
+            after_a = [*large, *a_set]  # L as it stands after step (a)
+            # 2.2.4.2 with 4.3 / 4.3.1 (D14): the pool is every possible shifter of L
+            # after step (a).  Nobody has played: everyone has a mild Black preference
+            # (1.5.2.4), so every member of L, the players just moved in included.
+            # Otherwise the seekers of L's colour (those moved in seek the other one).
+            if nobody_played:
+                pool = after_a
+            else:
+                pool = [p for p in after_a if st[p].preference.colour is large_colour]
+            large_order = self.shifter_order(pool, nobody_played)
             for b_idx in itertools.combinations(range(len(large_order)), v):
                 b_set = [large_order[i] for i in b_idx]
                 new_small = [p for p in small if p not in a_set] + b_set
-                new_large = [p for p in large if p not in b_set] + a_set
+                new_large = [p for p in after_a if p not in b_set]
                 if self.crossing_pairing_exists(new_small, new_large):
                     chosen = (new_small, new_large)
                     COVERAGE["2.2.4.1 u > 0"] += u > 0
                     COVERAGE["2.2.4.2 shift"] += v > 0
                     COVERAGE["2.2.4.1 not the first u-set"] += a_idx != tuple(range(u))
                     COVERAGE["2.2.4.2 not the first shift set"] += b_idx != tuple(range(v))
+                    COVERAGE["2.2.4.2 a step-(a) player shifted back"] += any(p in a_set for p in b_set)
+                    if nobody_played and u:
+                        self._note_d14(small, large, a_set, b_set, v)
                     break
             if chosen:
                 break
@@ -320,6 +333,21 @@ class Round:
                 assert same == self.min_c7(bracket), "T2 misses the optimal C7"
                 return pairs
         raise AssertionError("a crossing pairing exists, so some transposition is legal")
+
+    def _note_d14(self, small: list[int], large: list[int], a_set: list[int], b_set: list[int], v: int) -> None:
+        """Coverage only: a bracket where nobody has played with a step-(a) shift, where
+        D14 puts the players moved in by step (a) into the step-(b) pool.  Would the
+        earlier reading (L's original members only) have shifted another set?"""
+        COVERAGE["2.2.4.2 D14: step-(a) players in the step-(b) pool (nobody has played)"] += 1
+        old_order = self.shifter_order(large, True)
+        for b_idx in itertools.combinations(range(len(old_order)), v):
+            old_b = [old_order[i] for i in b_idx]
+            new_small = [p for p in small if p not in a_set] + old_b
+            new_large = [p for p in large if p not in old_b] + a_set
+            if self.crossing_pairing_exists(new_small, new_large):
+                if sorted(old_b) != sorted(b_set):
+                    COVERAGE["2.2.4.2 D14 decisive (original-members reading differs)"] += 1
+                return
 
     # ------------------------------------------------------------ Article 5
 

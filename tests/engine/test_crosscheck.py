@@ -14,6 +14,9 @@ Size of the run (environment):
 * ``CROSSCHECK_CHAOS`` synthetic snapshots (default 4000): random, non-Dubov
   histories (ids != TPNs, unrated and forfeited games, 3/1/0 points, many
   absolute colour preferences and upfloats), one round compared per snapshot;
+* ``CROSSCHECK_UNPLAYED`` snapshots (default 2000) in which nobody has played a
+  game (round 1, or only byes and forfeits so far) and many pairs are forbidden:
+  brackets where G1 is the top half (2.2.3) and step (a) shifts (D14);
 * ``CROSSCHECK_REPORT``: a file to which the counts and every disagreement are
   appended as JSON lines.
 
@@ -27,6 +30,7 @@ import os
 import random
 from dataclasses import dataclass, field
 from decimal import Decimal
+from itertools import combinations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -42,6 +46,7 @@ TOURNAMENTS = int(os.environ.get("CROSSCHECK_TOURNAMENTS", "400"))
 SEED = int(os.environ.get("CROSSCHECK_SEED", "0"))
 EXAMPLES = int(os.environ.get("CROSSCHECK_EXAMPLES", "40"))
 CHAOS = int(os.environ.get("CROSSCHECK_CHAOS", "4000"))
+UNPLAYED = int(os.environ.get("CROSSCHECK_UNPLAYED", "2000"))
 REPORT = os.environ.get("CROSSCHECK_REPORT")
 CHUNKS = 8
 
@@ -182,6 +187,60 @@ def chaotic_snapshot(seed: int) -> Snapshot:
     )
 
 
+def unplayed_snapshot(seed: int) -> Snapshot:
+    """A valid snapshot in which nobody has played a game, drawn from ``seed``.
+
+    Half of them are round 1; the others have earlier rounds of byes (U F H Z) and
+    forfeits (+/-, -/+, -/-) only, so scores differ, brackets take upfloaters and
+    every bracket is one where nobody has played (2.2.3: G1 = top half).  Each pair
+    is forbidden with a probability of 10-45 %, so that step (a) of 2.2.4 often has
+    to shift (u > 0) and D14 (the step-(b) pool after step (a)) decides.  Ids differ
+    from TPNs one time in three; some players are absent; any point system.
+    """
+    rng = random.Random(seed)
+    n = rng.randint(4, 14)
+    total = rng.randint(3, 9)
+    rnd = 1 if rng.random() < 0.5 else rng.randint(2, min(total, 4))
+    ids = rng.sample(range(1, 100), n) if rng.random() < 1 / 3 else list(range(1, n + 1))
+    tpns = rng.sample(range(1, n + 1), n) if ids[0] != 1 or rng.random() < 0.2 else list(range(1, n + 1))
+    points = rng.choice([FOOTBALL, HALF_PAB, GENEROUS_BYES, PointSystem(), PointSystem()])
+    hist: dict[int, list[RoundEntry]] = {i: [] for i in ids}
+    for _ in range(rnd - 1):
+        order = list(ids)
+        rng.shuffle(order)
+        pab_given = False
+        while order:
+            a = order.pop()
+            if order and rng.random() < 0.6:
+                b = order.pop()
+                rw, rb = rng.choice(_FORFEITS)
+                hist[a].append(RoundEntry(b, Colour.WHITE, rw))
+                hist[b].append(RoundEntry(a, Colour.BLACK, rb))
+                continue
+            bye = rng.choice(_BYES)
+            if bye is Result.PAIRING_BYE:
+                if pab_given:
+                    bye = Result.ZERO_BYE
+                pab_given = True
+            hist[a].append(RoundEntry(None, None, bye))
+    players = tuple(
+        Player(id=i, tpn=t, rating=rng.randint(1000, 2700), name=f"P{i}", history=tuple(hist[i]))
+        for i, t in zip(ids, tpns, strict=True)
+    )
+    density = rng.choice([0.1, 0.2, 0.3, 0.45])
+    forbidden = frozenset(frozenset((a, b)) for a, b in combinations(ids, 2) if rng.random() < density)
+    absent = frozenset(i for i in ids if rng.random() < 0.08)
+    return Snapshot(
+        players=players,
+        round_number=rnd,
+        total_rounds=total,
+        initial_colour=rng.choice([Colour.WHITE, Colour.BLACK]),
+        points=points,
+        absent=absent,
+        forbidden=forbidden,
+    )
+
+
 def outcome(pairer, snapshot: Snapshot):
     """("pairs", ((white, black), ...), bye) or ("impossible",) or ("error", repr)."""
     try:
@@ -306,6 +365,19 @@ def test_fast_engine_agrees_on_chaotic_snapshots(chunk: int):
         snapshot = chaotic_snapshot(SEED + i)
         compare_once(tally, snapshot, f"chaotic_snapshot({SEED + i})")
     tally.report(f"chaotic chunk {chunk}")
+    tally.assert_agreed()
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_fast_engine_agrees_where_nobody_has_played(chunk: int):
+    """Brackets where nobody has played, with many forbidden pairs: G1 is the top
+    half (2.2.3), u > 0 is common and the step-(b) pool includes the players moved
+    by step (a) (D14); the coverage counts how often that pool changed the result."""
+    tally = Tally()
+    for i in range(chunk, UNPLAYED, CHUNKS):
+        snapshot = unplayed_snapshot(SEED + i)
+        compare_once(tally, snapshot, f"unplayed_snapshot({SEED + i})")
+    tally.report(f"unplayed chunk {chunk}")
     tally.assert_agreed()
 
 

@@ -56,6 +56,20 @@ def test_round_one_forbidden_pair_takes_the_next_transposition():
     assert pairs == [(1, 6), (5, 2), (3, 7), (8, 4)]
 
 
+def test_round_one_step_b_pool_is_the_larger_subgroup_after_step_a_d14():
+    """D14: round 1 of 7, forbidden 1-2, 1-6, 2-6, 3-5, 3-6, 3-7.  PAB 7 (2.1.5).
+    G1 = {1, 2, 3}, G2 = {4, 5, 6}; 6 plays nobody in G1, so one pair inside G1 is
+    unavoidable (2.2.4.1): G1 middle-out 2, 1, 3, and moving 2 works.  2.2.4.2: the
+    pool is every possible shifter of G2 as it now stands, {2, 4, 5, 6} (all mild
+    Black seekers, 1.5.2.4), middle-out by initial ranking 4, 5, 2, 6; {4} allows a
+    crossing pairing.  S1 = 1, 3, 4; T2 = 5, 2, 6; 5.2.1 by the TPN parity of the
+    higher ranked player: 1-5, 3-2, 6-4."""
+    forbidden = frozenset(frozenset(p) for p in [(1, 2), (1, 6), (2, 6), (3, 5), (3, 6), (3, 7)])
+    pairs, bye = literal_pairs(_snapshot(_field(7), forbidden=forbidden))
+    assert bye == 7
+    assert pairs == [(1, 5), (3, 2), (6, 4)]
+
+
 def test_middle_out_sequence_numbers_of_article_4_3_3():
     """4.3.3 example: A..G are numbered D, C, E, B, F, A, G.  Seven players who
     never played are Black seekers sorted by TPN, so the example is literal."""

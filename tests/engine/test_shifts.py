@@ -10,7 +10,8 @@ from pairing.engine import pair_round
 from pairing.engine.matching import lex_first_assignment, maximum_matching, min_class_pairs
 from pairing.engine.pairer import middle_out
 
-from .builders import boards, from_rounds
+from .builders import boards, fresh, from_rounds
+from .literal import literal_pair_round
 
 # Four White seekers 1-4 who have each played every Black seeker 5-8 (all drawn):
 # 1-4 have W B W B (mild White), 5-8 B W B W (mild Black), everybody 2 points.
@@ -100,10 +101,38 @@ def test_2_2_4_b_first_set_in_4_3_order_that_pairs():
 
 
 def test_2_2_4_b_takes_only_original_members_of_the_larger_subgroup():
-    """Step (b) never moves back a player shifted in step (a): in the four-by-four
-    case 2 and 3 moved to G2 in step (a) and the step-(b) set is drawn from 5-8."""
+    """D14 where players have played: step (b) draws from the possible shifters of
+    L after step (a); 2 and 3, moved to G2 in step (a) of the four-by-four case, seek
+    White, so they are not Black shifters (4.3) and the step-(b) set is drawn from 5-8."""
     t = pair_round(from_rounds(8, FOUR_BY_FOUR)).explanation.brackets[0]
     assert set(t.shifted_from_larger) <= {5, 6, 7, 8}
+
+
+D14_FORBIDDEN = [(1, 2), (1, 6), (2, 6), (3, 5), (3, 6), (3, 7)]
+
+
+def test_d14_round_one_step_b_pool_includes_the_player_moved_by_step_a():
+    """D14, the worked round of the engine doc: round 1 of 7, forbidden 1-2, 1-6,
+    2-6, 3-5, 3-6, 3-7.
+
+    PAB (2.1): 7, the lowest ranked; 1-6 still pair (1-3, 2-4, 5-6).  The bracket
+    1-6: nobody has played, G1 = {1, 2, 3}, G2 = {4, 5, 6} (2.2.3).  6 can play none
+    of G1, so u = 1 (2.2.4.1); G1 middle-out by TPN is 2, 1, 3 and {2} works: 2 moves
+    to G2.  Step (b), one player from L = {2, 4, 5, 6}: everyone has a mild Black
+    preference (1.5.2.4), so all four are possible shifters (4.3, 4.3.1), numbered
+    middle-out by TPN (4.3.3): 4, 5, 2, 6.  {4} gives G1 = {1, 3, 4}, G2 = {2, 5, 6}:
+    S1 = 1, 3, 4, T2 = 5, 2, 6 (1-2 and 3-5 forbidden).  Colours 5.2.1: 1 odd -> White;
+    2 and 4 even -> Black.  The earlier reading (pool = L's original members 4, 5, 6,
+    middle-out 5, 4, 6) moved 5 and paired 1-4, 3-2, 5-6."""
+    p = pair_round(fresh(7, forbidden=D14_FORBIDDEN))
+    assert p.bye == 7
+    t = p.explanation.brackets[0]
+    assert t.g1 == (1, 2, 3) and t.g2 == (4, 5, 6)
+    assert t.shifted_from_smaller == (2,)
+    assert t.shifted_from_larger == (4,)
+    assert t.s1 == (1, 3, 4) and t.t2 == (5, 2, 6)
+    assert boards(p) == [(1, 5), (3, 2), (6, 4)]
+    assert literal_pair_round(fresh(7, forbidden=D14_FORBIDDEN)).boards == p.boards
 
 
 def test_2_2_5_s1_by_aro_then_ranking():

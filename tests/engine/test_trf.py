@@ -547,6 +547,32 @@ def test_round_with_only_byes_recorded_is_the_round_to_pair() -> None:
     assert snap.absent == frozenset({1})
 
 
+def test_round_in_which_nobody_played_has_been_played() -> None:
+    """Every player has an entry in round 3 and nobody has an opponent (all absent or
+    excused): round 3 has been played, round 4 is next (issue 22; see also
+    test_empty_round.py)."""
+    lines = two_rounds()
+    for i in (1, 2, 3, 4):
+        lines[i] += "  0000 - Z" if i != 3 else "  0000 - H"
+    t = parse_lines(lines)
+    assert t.rounds_played() == 3
+    snap = t.snapshot()
+    assert snap.round_number == 4
+    assert snap.absent == frozenset()
+    assert all(len(p.history) == 3 for p in snap.players)
+
+
+def test_round_whose_only_entry_is_a_pab_has_been_played() -> None:
+    """Round 3: one player present got the PAB, the others are absent: round 3 was
+    paired (without a game), round 4 is next."""
+    lines = two_rounds()
+    for i in (1, 2, 3, 4):
+        lines[i] += "  0000 - U" if i == 1 else "  0000 - Z"
+    t = parse_lines(lines)
+    assert t.rounds_played() == 3
+    assert t.snapshot().round_number == 4
+
+
 def test_snapshot_of_an_earlier_round_uses_what_was_recorded_in_it() -> None:
     lines = [
         row(1, rounds=("   2 w 1", "0000 - H")),
@@ -643,5 +669,5 @@ def test_generated_tournament_snapshots_survive_the_trf_round_trip(seed: int) ->
 
 
 def test_snapshot_cannot_skip_a_round() -> None:
-    with pytest.raises(InvalidSnapshot, match="games up to round 2 only"):
+    with pytest.raises(InvalidSnapshot, match="rounds played up to round 2 only"):
         parse_lines(two_rounds()).snapshot(4)
