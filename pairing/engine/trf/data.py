@@ -1,0 +1,205 @@
+"""The data a TRF file holds: players, tournament, problems found."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from itertools import combinations
+
+from ..model import (
+    Colour,
+    EngineError,
+    InvalidSnapshot,
+    Player,
+    PointSystem,
+    Result,
+    RoundEntry,
+    Snapshot,
+)
+
+ROUND_START = 92  # column of round 1's opponent field
+
+
+ROUND_WIDTH = 10
+
+
+@dataclass(frozen=True)
+class TrfProblem:
+    """One malformed spot: 1-based line and column, and what was expected there."""
+
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}, column {self.column}: {self.message}"
+
+
+class TrfError(EngineError):
+    """The text is not a usable TRF file; ``problems`` lists every problem found."""
+
+    def __init__(self, problems: tuple[TrfProblem, ...] | list[TrfProblem]):
+        self.problems = tuple(problems)
+        super().__init__("; ".join(str(p) for p in self.problems))
+
+    def __str__(self) -> str:
+        return "\n".join(str(p) for p in self.problems)
+
+
+@dataclass(frozen=True)
+class TrfPlayer:
+    id: int  # starting rank, columns 5-8
+    sex: str = ""
+    title: str = ""
+    name: str = ""
+    rating: int | None = None
+    federation: str = ""
+    fide_id: str = ""
+    birth_date: str = ""
+    points: Decimal | None = None
+    rank: int | None = None
+    history: tuple[RoundEntry, ...] = ()  # rounds 1.. as written; may be shorter than others
+
+
+@dataclass(frozen=True)
+class TrfTournament:
+    name: str = ""
+    city: str = ""
+    federation: str = ""
+    start_date: str = ""
+    end_date: str = ""
+    chief_arbiter: str = ""
+    deputies: tuple[str, ...] = ()
+    time_control: str = ""
+    total_rounds: int | None = None
+    initial_colour: Colour | None = None
+    points: PointSystem = field(default_factory=PointSystem)
+    players: tuple[TrfPlayer, ...] = ()
+    absent_next: frozenset[int] = frozenset()
+    forbidden: frozenset[frozenset[int]] = frozenset()
+    extra_lines: tuple[str, ...] = ()
+
+    def rounds_played(self) -> int:
+        """The last round that has been played: the last round in which any player has an
+        opponent (a game or a forfeit), or, if later, the last round for which every
+        player's line has an entry.
+
+        A round without games in which every player is recorded (absent, excused, given a
+        bye: all ``0000``, as when the arbiter excused everyone) is a played round, and
+        the next round to pair is the one after it.  A round in which only some players
+        have an entry (byes written ahead of the pairing, e.g. a requested ``H``) is the
+        round to pair: the others are still to be paired in it.
+        """
+        last = 0
+        for p in self.players:
+            for k, e in enumerate(p.history, start=1):
+                if e.opponent is not None and k > last:
+                    last = k
+        recorded = min((len(p.history) for p in self.players), default=0)
+        return max(last, recorded)
+
+    def round_byes(self) -> list[tuple[str, int, list[int]]]:
+        """TRF-2026 ``240`` records: (bye type F/H/Z, round, player ids), in file order."""
+        from .fields import _parse_240  # the record parsers read lines into this module's classes
+
+        return [rec for line in self.extra_lines if line[:3] == "240" and (rec := _parse_240(line, 0))]
+
+    def round_forbidden(self) -> list[tuple[int, int, list[int]]]:
+        """TRF-2026 ``260`` records: (first round, last round, player ids), in file order;
+        every pair among the ids is forbidden in those rounds."""
+        from .fields import _parse_260
+
+        return [rec for line in self.extra_lines if line[:3] == "260" and (rec := _parse_260(line, 0))]
+
+    def effective_initial_colour(self) -> Colour:
+        """``initial_colour`` if the file gives it; otherwise, as TRF-2026 (tag 152)
+        says, the colour of the highest ranked player paired in round 1; White when
+        round 1 has not been paired."""
+        if self.initial_colour is not None:
+            return self.initial_colour
+        for p in sorted(self.players, key=lambda q: q.id):
+            if p.history and p.history[0].opponent is not None and p.history[0].colour is not None:
+                return p.history[0].colour
+        return Colour.WHITE
+
+    def player(self, player_id: int) -> TrfPlayer:
+        for p in self.players:
+            if p.id == player_id:
+                return p
+        raise KeyError(player_id)
+
+    def snapshot(self, round_number: int | None = None, *, default_rating: int | None = None) -> Snapshot:
+        """The tournament as it stands before ``round_number`` is paired.
+
+        Default round: ``rounds_played() + 1`` (a round whose only entries are byes
+        written for some players, e.g. requested half-point byes, is that round; a round
+        without games in which every player has an entry has been played).  History = rounds before it;
+        a player whose line stops early is ``Z`` (absent) in the missing rounds.
+        Absent this round: players with an ``H``, ``F``, ``Z`` or blank entry
+        recorded in ``round_number`` (a missing entry counts as ``Z`` only in a round
+        that has been played), ``240`` records for that round, and, for the next
+        round to pair, ``absent_next`` (``XXZ``/``BYE``).  A recorded ``U`` is
+        ignored: the engine chooses the pairing-allocated bye.  Forbidden pairs:
+        ``forbidden`` plus ``260`` records covering the round.
+
+        ``default_rating`` replaces missing ratings (only for questions that do not
+        depend on ratings, such as whether any legal pairing exists); without it a
+        missing rating raises :class:`InvalidSnapshot` (Dubov 1.1).
+        """
+        played = self.rounds_played()
+        if round_number is None:
+            round_number = played + 1
+        if round_number < 1:
+            raise InvalidSnapshot(f"round to pair must be at least 1, got {round_number}")
+        if self.total_rounds is None:
+            raise InvalidSnapshot(
+                "the file does not say how many rounds the tournament has (add 'XXR n' or a 142 line)"
+            )
+        if round_number > self.total_rounds:
+            raise InvalidSnapshot(
+                f"round {round_number} is beyond the tournament's {self.total_rounds} rounds"
+            )
+        if round_number > played + 1:
+            raise InvalidSnapshot(
+                f"round {round_number} cannot be paired: the file has rounds played up to round {played} only"
+            )
+        zero = RoundEntry(None, None, Result.ZERO_BYE)
+        absent: set[int] = set()
+        players: list[Player] = []
+        for p in self.players:
+            rating = p.rating
+            if rating is None or rating <= 0:
+                if default_rating is None:
+                    raise InvalidSnapshot(
+                        f"player {p.id} ({p.name or 'no name'}) has no rating; Dubov 1.1 requires "
+                        "a (provisional) rating for every player"
+                    )
+                rating = default_rating
+            hist = p.history[: round_number - 1]
+            hist = hist + (zero,) * (round_number - 1 - len(hist))
+            if len(p.history) >= round_number:
+                e = p.history[round_number - 1]
+                if e.opponent is None and e.result in (Result.HALF_BYE, Result.FULL_BYE, Result.ZERO_BYE):
+                    absent.add(p.id)
+            elif round_number <= played:
+                absent.add(p.id)
+            players.append(Player(id=p.id, tpn=p.id, rating=rating, name=p.name, history=hist))
+        if round_number == played + 1:
+            absent |= self.absent_next
+        forbidden = set(self.forbidden)
+        for _kind, rnd, ids in self.round_byes():
+            if rnd == round_number:
+                absent |= set(ids)
+        for first, last, ids in self.round_forbidden():
+            if first <= round_number <= last:
+                forbidden |= {frozenset(c) for c in combinations(ids, 2)}
+        return Snapshot(
+            players=tuple(players),
+            round_number=round_number,
+            total_rounds=self.total_rounds,
+            initial_colour=self.effective_initial_colour(),
+            points=self.points,
+            absent=frozenset(absent),
+            forbidden=frozenset(forbidden),
+        )
+

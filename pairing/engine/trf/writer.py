@@ -1,0 +1,215 @@
+"""Writing TRF: dump_trf, and tournaments made from engine data."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+
+from ..model import (
+    Colour,
+    InvalidSnapshot,
+    Player,
+    PointSystem,
+    RoundEntry,
+    Snapshot,
+)
+from .data import TrfPlayer, TrfTournament
+
+
+def _fmt_points(value: Decimal) -> str:
+    """Points in the ``11.5`` style of columns 81-84; ``215`` rather than ``215.0`` when
+    one decimal would not fit."""
+    if value == value.quantize(Decimal("0.1")):
+        text = format(value.quantize(Decimal("0.1")), "f")
+        if len(text) <= 4:
+            return text
+    return format(value.normalize(), "f")
+
+
+def _fmt_round(e: RoundEntry) -> str:
+    opp = f"{e.opponent:4d}" if e.opponent is not None else "0000"
+    colour = e.colour.value if e.colour is not None else "-"
+    return f"{opp} {colour} {e.result.value}"
+
+
+def _player_line(p: TrfPlayer) -> str:
+    def put(buf: list[str], first: int, text: str, width: int, right: bool = False) -> None:
+        text = text[:width]
+        text = text.rjust(width) if right else text.ljust(width)
+        buf[first - 1 : first - 1 + width] = list(text)
+
+    buf = [" "] * 91
+    put(buf, 1, "001", 3)
+    put(buf, 5, str(p.id), 4, right=True)
+    put(buf, 10, p.sex, 1)
+    put(buf, 11, p.title, 3)
+    put(buf, 15, p.name, 33)
+    put(buf, 49, "" if p.rating is None else str(p.rating), 4, right=True)
+    put(buf, 54, p.federation, 3)
+    put(buf, 58, p.fide_id, 11, right=True)
+    put(buf, 70, p.birth_date, 10)
+    put(buf, 81, "" if p.points is None else _fmt_points(p.points), 4, right=True)
+    put(buf, 86, "" if p.rank is None else str(p.rank), 4, right=True)
+    line = "".join(buf)
+    for e in p.history:
+        line += _fmt_round(e) + "  "
+    return line.rstrip()
+
+
+def _fmt_decimal(value: Decimal) -> str:
+    text = format(value.normalize(), "f")
+    return text
+
+
+def bye_record(kind: str, round_number: int, ids: Iterable[int]) -> str:
+    """A TRF-2026 ``240`` record: requested bye ``kind`` (F, H or Z) in ``round_number``
+    for the players ``ids`` (for ``extra_lines``; read back by :meth:`TrfTournament.round_byes`)."""
+    if kind not in ("F", "H", "Z"):
+        raise ValueError(f"bye type must be F, H or Z, not {kind!r}")
+    return f"240 {kind} {round_number:3d} " + " ".join(f"{i:4d}" for i in sorted(ids))
+
+
+def dump_trf(t: TrfTournament) -> str:
+    """Write ``t`` as TRF-16 text with ``\\n`` line ends (CR is optional in practice).
+
+    Order: header tags, the other lines kept verbatim, players by starting rank, then
+    ``XXR``, ``XXC``, ``XXS`` (always, all keys), ``XXP`` (one per pair), ``XXZ``.
+    Text longer than its columns (a name over 33 characters) is cut to fit.
+    """
+    out: list[str] = []
+    for code, attr in (
+        ("012", "name"),
+        ("022", "city"),
+        ("032", "federation"),
+        ("042", "start_date"),
+        ("052", "end_date"),
+        ("102", "chief_arbiter"),
+    ):
+        value = getattr(t, attr)
+        if value:
+            out.append(f"{code} {value}")
+    for d in t.deputies:
+        out.append(f"112 {d}")
+    if t.time_control:
+        out.append(f"122 {t.time_control}")
+    out.extend(t.extra_lines)
+    for p in sorted(t.players, key=lambda q: q.id):
+        out.append(_player_line(p))
+    if t.total_rounds is not None:
+        out.append(f"XXR {t.total_rounds}")
+    if t.initial_colour is not None:
+        out.append("XXC " + ("white1" if t.initial_colour is Colour.WHITE else "black1"))
+    ps = t.points
+    out.append(
+        "XXS "
+        + " ".join(
+            f"{k}={_fmt_decimal(v)}"
+            for k, v in (
+                ("WW", ps.win),
+                ("BW", ps.win),
+                ("WD", ps.draw),
+                ("BD", ps.draw),
+                ("WL", ps.loss),
+                ("BL", ps.loss),
+                ("ZPB", ps.zero_bye),
+                ("HPB", ps.half_bye),
+                ("FPB", ps.full_bye),
+                ("PAB", ps.pairing_bye),
+                ("FW", ps.forfeit_win),
+                ("FL", ps.forfeit_loss),
+            )
+        )
+    )
+    for pair in sorted(tuple(sorted(x)) for x in t.forbidden):
+        out.append(f"XXP {pair[0]} {pair[1]}")
+    if t.absent_next:
+        out.append("XXZ " + " ".join(str(i) for i in sorted(t.absent_next)))
+    return "\n".join(out) + "\n"
+
+
+def _standings(players: tuple[Player, ...], points: PointSystem) -> tuple[dict[int, Decimal], dict[int, int]]:
+    """Scores, and a rank by score then starting rank (no tie-breaks: not the engine's job)."""
+    scores = {p.id: sum((points.points(e.result) for e in p.history), Decimal(0)) for p in players}
+    order = sorted(players, key=lambda p: (-scores[p.id], p.tpn))
+    return scores, {p.id: i for i, p in enumerate(order, start=1)}
+
+
+def tournament_from_snapshot(
+    snapshot: Snapshot,
+    *,
+    name: str = "",
+    include_absent: bool = True,
+) -> TrfTournament:
+    """A TRF view of ``snapshot``: history up to the round before ``round_number``,
+    ``absent`` as ``XXZ``.  Starting ranks are the players' ids; the TPN must equal
+    the id (TRF-16 has one number per player) or :class:`InvalidSnapshot` is raised."""
+    for p in snapshot.players:
+        if p.tpn != p.id:
+            raise InvalidSnapshot(
+                f"player {p.id} has TPN {p.tpn}; TRF-16 needs the starting rank to be the id"
+            )
+    scores, ranks = _standings(snapshot.players, snapshot.points)
+    players = tuple(
+        TrfPlayer(
+            id=p.id,
+            name=p.name,
+            rating=p.rating,
+            points=scores[p.id],
+            rank=ranks[p.id],
+            history=p.history,
+        )
+        for p in sorted(snapshot.players, key=lambda q: q.id)
+    )
+    return TrfTournament(
+        name=name,
+        total_rounds=snapshot.total_rounds,
+        initial_colour=snapshot.initial_colour,
+        points=snapshot.points,
+        players=players,
+        absent_next=snapshot.absent if include_absent else frozenset(),
+        forbidden=snapshot.forbidden,
+    )
+
+
+def from_generated(generated, *, name: str = "") -> TrfTournament:
+    """TRF for a :mod:`pairing.engine.generator` tournament: every round it played,
+    with ``XXR``, ``XXC``, ``XXS``, forbidden pairs, and (when fewer rounds were played
+    than declared) the next round's absences as ``XXZ``.  Works on anything with the
+    GeneratedTournament attributes (players, total_rounds, initial_colour, points,
+    forbidden, absences, rounds_played)."""
+    players_src: tuple[Player, ...] = tuple(generated.players)
+    for p in players_src:
+        if p.tpn != p.id:
+            raise InvalidSnapshot(
+                f"player {p.id} has TPN {p.tpn}; TRF-16 needs the starting rank to be the id"
+            )
+    scores, ranks = _standings(players_src, generated.points)
+    players = tuple(
+        TrfPlayer(
+            id=p.id,
+            name=p.name,
+            rating=p.rating,
+            points=scores[p.id],
+            rank=ranks[p.id],
+            history=p.history,
+        )
+        for p in sorted(players_src, key=lambda q: q.id)
+    )
+    return TrfTournament(
+        name=name,
+        total_rounds=generated.total_rounds,
+        initial_colour=generated.initial_colour,
+        points=generated.points,
+        players=players,
+        forbidden=frozenset(generated.forbidden),
+        absent_next=_next_absences(generated),
+    )
+
+
+def _next_absences(generated) -> frozenset[int]:
+    played = getattr(generated, "rounds_played", None)
+    absences = tuple(getattr(generated, "absences", ()))
+    if played is None or played >= generated.total_rounds or len(absences) <= played:
+        return frozenset()
+    return frozenset(absences[played])
+
