@@ -7,8 +7,8 @@ from itertools import permutations
 import pytest
 
 from pairing.engine import pair_round
+from pairing.engine.brackets import middle_out
 from pairing.engine.matching import lex_first_assignment, maximum_matching, min_class_pairs
-from pairing.engine.pairer import middle_out
 
 from .builders import boards, fresh, from_rounds
 from .literal import literal_pair_round
