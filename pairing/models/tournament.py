@@ -169,8 +169,12 @@ class Tournament(models.Model):
         """Why the next round cannot be paired now, or '' when it can."""
         last = self.published_rounds().last()
         if last is not None and last.status != RoundStatus.COMPLETE:
-            missing = last.game_set.filter(result=GameResult.PENDING).count()
-            return f"Round {last.number} still has {missing} result(s) to enter."
+            boards = list(
+                last.game_set.filter(result=GameResult.PENDING).order_by("board").values_list("board", flat=True)
+            )
+            which = f"board {boards[0]}" if len(boards) == 1 else "boards " + ", ".join(map(str, boards))
+            results = "result" if len(boards) == 1 else "results"
+            return f"Round {last.number} still has {len(boards)} {results} to enter ({which})."
         if self.rounds_published() >= self.rounds:
             return f"All {self.rounds} rounds have been paired."
         if self.player_set.count() < 2:

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from ..access import get_game, get_round, get_tournament_for_arbiter, get_tournament_for_viewer
 from ..forms import SwapForm
 from ..models import RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus
+from ..reports.pairing_list import not_paired
 from ..reports.standings import figure
 from ..services.players import set_byes
 from ..services.results import record_result
@@ -165,10 +166,7 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
         "round": rnd,
         "games": games,
         "pab": rnd.pab(),
-        "absent": Bye.objects.requested()
-        .filter(tournament=t, round_number=rnd.number)
-        .select_related("player")
-        .order_by("player__tpn"),
+        "absent": not_paired(t, rnd.number),
         "done": done,
         "total": total,
         "is_arbiter": is_arbiter,
@@ -223,7 +221,7 @@ def _by_name(games: list, pab, absent) -> list[dict]:
     if pab is not None:
         rows.append({"player": pab.player, "board": None, "colour": "", "opponent": None, "result": "bye"})
     for b in absent:
-        rows.append({"player": b.player, "board": None, "colour": "", "opponent": None, "result": b.get_kind_display()})
+        rows.append({"player": b.player, "board": None, "colour": "", "opponent": None, "result": b.reason})
     return sorted(rows, key=lambda r: r["player"].name.casefold())
 
 

@@ -136,7 +136,7 @@ def test_the_last_result_and_pairing_the_next_round_at_once(chief, deputy, tourn
     rnd.refresh_from_db()
     assert rnd.status == RoundStatus.COMPLETE
     if isinstance(paired, rounds.PairingRefused):
-        assert "still has 1 result(s) to enter" in str(paired)
+        assert "still has 1 result to enter" in str(paired)
         assert not Round.objects.filter(number=2).exists()
     else:
         assert isinstance(paired, Round) and paired.number == 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from pairing.models import AuditEntry, Bye, ByeKind, Game, Player, Round, RoundStatus
+from pairing.models import AuditEntry, Bye, ByeKind, Game, GameResult, Player, Round, RoundStatus
 from pairing.services.numbering import renumber
 
 
@@ -62,8 +62,22 @@ def test_the_next_round_waits_for_all_results(chief_client, tournament, players)
     chief_client.post(reverse("pairing:round_publish", args=[tournament.slug, 1]))
     response = pair(chief_client, tournament)
     page = chief_client.get(response["Location"]).content.decode()
-    assert "still has 5 result(s) to enter" in page
+    assert "still has 5 results to enter (boards 1, 2, 3, 4, 5)" in page
     assert Round.objects.count() == 1
+
+
+def test_the_waiting_message_names_the_boards_still_open(chief, chief_client, tournament, players):
+    """Rough edge 5 (issue 21): the arbiter is told which boards, not only how many."""
+    from pairing.services.results import record_result
+    from pairing.services.rounds import pair_next_round, publish
+
+    rnd = pair_next_round(tournament, chief)
+    publish(rnd, chief)
+    for g in rnd.games().exclude(board=3):
+        record_result(g, GameResult.DRAW, chief)
+    response = pair(chief_client, tournament)
+    page = chief_client.get(response["Location"]).content.decode()
+    assert "Round 1 still has 1 result to enter (board 3)." in page
 
 
 def test_a_manual_swap_is_applied_logged_and_warned(chief_client, tournament, players):
@@ -158,3 +172,19 @@ def test_the_pairing_list_shows_scores_like_the_standings(chief_client, chief, t
     shown = set(re.findall(r"<td>(\d+(?:\.\d+)?)</td>", table))
     assert {"1", "0.5", "0"} <= shown
     assert not shown & {"1.0", "0.0", "0.50"}
+
+
+def test_the_not_paired_line_names_byes_and_withdrawn_players(chief, chief_client, tournament, players):
+    """Rough edge 6 (issue 21): a withdrawn player is on the round page's "Not paired"
+    line (and the by-name list) beside the requested byes, with the reason in words."""
+    from pairing.services.players import withdraw
+    from pairing.services.rounds import pair_next_round, publish
+
+    Bye.objects.create(tournament=tournament, player=players[1], round_number=1, kind=ByeKind.HALF)
+    withdraw(players[2], 1, chief)
+    publish(pair_next_round(tournament, chief), chief)
+    url = reverse("pairing:round", args=[tournament.slug, 1])
+    page = chief_client.get(url).content.decode()
+    assert f"Not paired: {players[1].name} (half-point bye), {players[2].name} (withdrawn)." in page
+    by_name = chief_client.get(url + "?by=name").content.decode()
+    assert "withdrawn" in by_name and "half-point bye" in by_name
