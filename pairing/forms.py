@@ -192,10 +192,19 @@ class DeputyForm(forms.Form):
 
 
 class PlayerForm(forms.ModelForm):
+    # A text box (numeric keyboard on phones), not <input type=number>: a browser sends
+    # an empty value for "abc" typed in a number box, and the arbiter was told the
+    # rating is required instead of what is wrong with it.
     rating = forms.IntegerField(
         min_value=1,
         max_value=3500,
-        error_messages={"min_value": "A rating between 1 and 3500.", "max_value": "A rating between 1 and 3500."},
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        error_messages={
+            "min_value": "A rating between 1 and 3500.",
+            "max_value": "A rating between 1 and 3500.",
+            "invalid": "A rating is a whole number between 1 and 3500.",
+            "required": "A rating is required; an unrated player needs a provisional one (tick Unrated).",
+        },
     )
 
     class Meta:

@@ -54,6 +54,17 @@ def test_inline_validation_does_not_nag_about_fields_still_empty(chief_client, t
     assert "This field is required" not in response.content.decode()
 
 
+def test_a_rating_typed_as_letters_is_sent_and_explained(chief_client, tournament):
+    """Rough edge 13 (issue 21): "abc" ended as "This field is required." because the
+    browser's number box sends nothing for it; the box is a text box now (numeric
+    keyboard on phones) and the server says what is wrong."""
+    page = chief_client.get(players_url(tournament)).content.decode()
+    assert 'name="rating"' in page and 'type="number" name="rating"' not in page and 'inputmode="numeric"' in page
+    response = chief_client.post(players_url(tournament), {**NEW, "rating": "abc"})
+    body = response.content.decode()
+    assert "A rating is a whole number between 1 and 3500." in body and "This field is required" not in body
+
+
 @pytest.mark.parametrize(
     "field,value,message",
     [
