@@ -319,6 +319,7 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
         if line_no == 1 and row[0].lower() == "name":
             continue
         problems = []
+        raw = row
         if len(row) > len(LIST_COLUMNS):
             problems.append(f"{len(row)} columns, at most {len(LIST_COLUMNS)} expected")
         row = row + [""] * (len(LIST_COLUMNS) - len(row))
@@ -366,6 +367,11 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
             problems.append(f"sex {v['sex']!r} must be m, f or empty")
         if len(v["club"]) > 80:
             problems.append("club longer than 80 characters")
+        if problems and _unquoted_comma_name(raw, delimiter):
+            problems = [
+                f"the name looks like {row[0]!r} and {row[1]!r} split at a comma; quote names that contain "
+                f'a comma ("{row[0]}, {row[1]}") or separate the columns with semicolons or tabs'
+            ]
         if problems:
             errors.append(f"Line {line_no}: " + "; ".join(problems) + ".")
             continue
@@ -388,6 +394,16 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
     if not players and not errors:
         errors.append("The list is empty.")
     return players, errors
+
+
+def _unquoted_comma_name(row: list[str], delimiter: str) -> bool:
+    """``Zupan, Ana, 2105`` without quotes: the given name lands in the rating column and
+    the rating one column further right."""
+    if delimiter != "," or len(row) < 3:
+        return False
+    given, rating = row[1], row[2]
+    looks_like_a_name = any(c.isalpha() for c in given) and all(c.isalpha() or c in " .-'" for c in given)
+    return looks_like_a_name and (rating == "" or rating.isdigit())
 
 
 def _refuse_nul(text: str) -> None:

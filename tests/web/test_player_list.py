@@ -152,3 +152,21 @@ def test_a_birth_date_in_the_future_is_a_line_error(chief_client, tournament):
     response = chief_client.post(import_url(tournament), {"text": "Kos, Ana; 1900; ; ; ; 2099-01-01\nX; 2000"})
     assert "Line 1: birth date 2099-01-01 is not between 1900 and today." in response.content.decode()
     assert not Player.objects.filter(tournament=tournament).exists()
+
+
+def test_an_unquoted_surname_comma_name_gets_one_hint_not_a_chain_of_column_errors(chief_client, tournament):
+    """Rough edge 14 (issue 21): ``Zupan, Ana, 2105, , SLO`` shifted every column
+    (rating 'Ana', title '2105', ...); the line now says to quote the name."""
+    response = chief_client.post(import_url(tournament), {"text": "Zupan, Ana, 2105, , SLO\nKos, Bor, 1900"})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert ("Line 1: the name looks like &#x27;Zupan&#x27; and &#x27;Ana&#x27; split at a comma; "
+            "quote names that contain a comma") in page
+    assert "rating &#x27;Ana&#x27;" not in page and "unknown title" not in page
+    assert "Line 2: the name looks like &#x27;Kos&#x27; and &#x27;Bor&#x27;" in page
+    assert not Player.objects.filter(tournament=tournament).exists()
+
+
+def test_a_plain_bad_rating_with_commas_is_still_a_rating_error(chief_client, tournament):
+    response = chief_client.post(import_url(tournament), {"text": "Zupan Ana, 2x05"})
+    assert "rating &#x27;2x05&#x27; is not a number between 1 and 3500" in response.content.decode()
