@@ -1,0 +1,120 @@
+"""One player at a time: registration and changes, withdrawal, forbidden pairs."""
+
+from __future__ import annotations
+
+import datetime
+
+from django import forms
+
+from ..models import ForbiddenPair, Player, Tournament
+from ..services.numbering import renumber
+from .fields import _birth_date_problem, _clean_federation, _clean_fide_id
+
+
+class PlayerForm(forms.ModelForm):
+    # A text box (numeric keyboard on phones), not <input type=number>: a browser sends
+    # an empty value for "abc" typed in a number box, and the arbiter was told the
+    # rating is required instead of what is wrong with it.
+    rating = forms.IntegerField(
+        min_value=1,
+        max_value=3500,
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+        error_messages={
+            "min_value": "A rating between 1 and 3500.",
+            "max_value": "A rating between 1 and 3500.",
+            "invalid": "A rating is a whole number between 1 and 3500.",
+            "required": "A rating is required; an unrated player needs a provisional one (tick Unrated).",
+        },
+    )
+
+    class Meta:
+        model = Player
+        fields = [
+            "title",
+            "name",
+            "rating",
+            "rating_provisional",
+            "federation",
+            "fide_id",
+            "birth_date",
+            "sex",
+            "club",
+        ]
+        widgets = {"birth_date": forms.DateInput(attrs={"type": "date"})}
+        labels = {"rating_provisional": "Unrated (provisional rating)"}
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        self.tournament = tournament
+        super().__init__(*args, **kwargs)
+        self.fields["rating"].help_text = "Unrated players need a provisional rating (Dubov 1.1)."
+        self.fields["name"].widget.attrs["autofocus"] = True
+
+    def clean_name(self) -> str:
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError("Enter the player's name.")
+        return name
+
+    def clean_federation(self) -> str:
+        return _clean_federation(self.cleaned_data.get("federation", ""))
+
+    def clean_birth_date(self) -> datetime.date | None:
+        birth = self.cleaned_data.get("birth_date")
+        problem = _birth_date_problem(birth)
+        if problem:
+            raise forms.ValidationError(problem[0].upper() + problem[1:] + ".")
+        return birth
+
+    def clean_fide_id(self) -> str:
+        fide_id = _clean_fide_id(self.cleaned_data.get("fide_id", ""))
+        if fide_id:
+            clash = Player.objects.filter(tournament=self.tournament, fide_id=fide_id).exclude(pk=self.instance.pk)
+            if clash.exists():
+                raise forms.ValidationError(f"FIDE id {fide_id} is already registered ({clash.first().name}).")
+        return fide_id
+
+    def save(self, commit: bool = True) -> Player:
+        player = super().save(commit=False)
+        player.tournament = self.tournament
+        if commit:
+            player.save()
+            renumber(self.tournament)
+            player.refresh_from_db()
+        return player
+
+
+class WithdrawForm(forms.Form):
+    from_round = forms.IntegerField(
+        required=False, min_value=1, max_value=99,
+        help_text="Not paired from this round on; empty: back in the tournament.",
+    )
+
+
+class ForbiddenPairForm(forms.Form):
+    """Two players of the tournament who must not be paired with each other."""
+
+    CHOICE_ERRORS = {"required": "Choose two players.", "invalid_choice": "Choose a player of this tournament."}
+    a = forms.TypedChoiceField(coerce=int, label="Player", error_messages=CHOICE_ERRORS)
+    b = forms.TypedChoiceField(coerce=int, label="must not be paired with", error_messages=CHOICE_ERRORS)
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tournament = tournament
+        self.players = {p.pk: p for p in tournament.player_set.by_tpn()}
+        choices = [("", "—")] + [(p.pk, f"{p.tpn}. {p.name}") for p in self.players.values()]
+        self.fields["a"].choices = choices
+        self.fields["b"].choices = choices
+
+    def clean(self):
+        data = super().clean()
+        a, b = data.get("a"), data.get("b")
+        if a is None or b is None:
+            return data
+        if a == b:
+            raise forms.ValidationError("Choose two different players.")
+        pa, pb = self.players[a], self.players[b]
+        low, high = sorted((a, b))
+        if ForbiddenPair.objects.filter(player_a_id=low, player_b_id=high).exists():
+            raise forms.ValidationError(f"{pa.name} and {pb.name} are already a forbidden pair.")
+        data["player_a"], data["player_b"] = pa, pb
+        return data

@@ -1,0 +1,25 @@
+"""The draft round's swap of two players."""
+
+from __future__ import annotations
+
+from django import forms
+
+from ..models import Player
+from .fields import PlainSelect
+
+
+class SwapForm(forms.Form):
+    a = forms.TypedChoiceField(coerce=int, label="Player", widget=PlainSelect)
+    b = forms.TypedChoiceField(coerce=int, label="swaps places with", widget=PlainSelect)
+
+    def __init__(self, *args, players: list[Player], **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(p.pk, f"{p.tpn}. {p.name}") for p in players]
+        self.fields["a"].choices = choices
+        self.fields["b"].choices = choices
+
+    def clean(self):
+        data = super().clean()
+        if data.get("a") is not None and data.get("a") == data.get("b"):
+            raise forms.ValidationError("Choose two different players.")
+        return data

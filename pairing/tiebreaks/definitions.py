@@ -1,0 +1,184 @@
+"""What goes into the tie-break computation and what comes out, and the tie-break codes
+an organiser can list (C.07 acronyms, with the Cut/Median modifiers)."""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Protocol
+
+from pairing.engine.model import PointSystem, RoundEntry
+
+Value = Decimal | int
+
+
+class TieBreakError(ValueError):
+    """The tournament data handed to :func:`compute` is inconsistent."""
+
+
+class _HasHistory(Protocol):
+    id: int
+    rating: int
+    tpn: int
+    history: tuple[RoundEntry, ...]
+
+
+@dataclass(frozen=True)
+class TBPlayer:
+    """One participant: ``history`` has one entry per completed round (``Z`` when not paired).
+
+    ``tpn`` only orders fully tied players on the standings page (same rank).
+    """
+
+    id: int
+    rating: int
+    history: tuple[RoundEntry, ...]
+    tpn: int = 0
+
+
+@dataclass(frozen=True)
+class TBTournament:
+    """``rounds``: rounds completed; ``round_robin``: forfeits count as played games (C.07 15)."""
+
+    players: tuple[TBPlayer, ...]
+    rounds: int
+    points: PointSystem = field(default_factory=PointSystem)
+    round_robin: bool = False
+
+    @classmethod
+    def from_players(
+        cls, players: Iterable[_HasHistory], points: PointSystem | None = None, round_robin: bool = False
+    ) -> TBTournament:
+        """From the engine's :class:`~pairing.engine.model.Player` objects (or anything with
+        ``id``, ``rating``, ``history`` and ``tpn``), all with the same number of rounds."""
+        tb_players = tuple(TBPlayer(p.id, p.rating, tuple(p.history), p.tpn) for p in players)
+        lengths = {len(p.history) for p in tb_players}
+        if len(lengths) > 1:
+            raise TieBreakError(f"players have histories of different lengths: {sorted(lengths)}")
+        return cls(tb_players, lengths.pop() if lengths else 0, points or PointSystem(), round_robin)
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    id: int
+    points: Decimal
+    tiebreaks: tuple[Value, ...]
+
+
+class TieBreak(enum.Enum):
+    """The tie-breaks an organiser can list, by their C.07 acronym (modifier after a dash)."""
+
+    BH = "BH"
+    BH_C1 = "BH-C1"
+    BH_C2 = "BH-C2"
+    BH_M1 = "BH-M1"
+    BH_M2 = "BH-M2"
+    FB = "FB"
+    FB_C1 = "FB-C1"
+    FB_C2 = "FB-C2"
+    FB_M1 = "FB-M1"
+    FB_M2 = "FB-M2"
+    AOB = "AOB"
+    SB = "SB"
+    SB_C1 = "SB-C1"
+    SB_C2 = "SB-C2"
+    KS = "KS"
+    DE = "DE"
+    WIN = "WIN"
+    WON = "WON"
+    BPG = "BPG"
+    BWG = "BWG"
+    GE = "GE"
+    PS = "PS"
+    PS_C1 = "PS-C1"
+    PS_C2 = "PS-C2"
+    ARO = "ARO"
+    ARO_C1 = "ARO-C1"
+    ARO_C2 = "ARO-C2"
+    TPR = "TPR"
+    APRO = "APRO"
+    PTP = "PTP"
+    APPO = "APPO"
+
+    @property
+    def label(self) -> str:
+        """Short column heading, e.g. ``BH-C1``."""
+        return self.value
+
+    @property
+    def description(self) -> str:
+        """One-line explanation for the tournament settings and the standings legend."""
+        base, low, high = _SPEC[self]
+        text = _BASE_DESCRIPTIONS[base]
+        if low and high:
+            text += f", without the {low} lowest and the {high} highest values (Median-{low})"
+        elif low:
+            text += f", without the {low} least significant value{'s' if low > 1 else ''} (Cut-{low})"
+        return text
+
+    @property
+    def base(self) -> str:
+        return _SPEC[self][0]
+
+
+_BASE_DESCRIPTIONS = {
+    "BH": "Buchholz: sum of the opponents' scores (C.07 8.1)",
+    "FB": "Fore Buchholz: Buchholz with every last-round game counted as a draw (C.07 8)",
+    "AOB": "Average of the Buchholz of the opponents met over the board (C.07 8.2)",
+    "SB": "Sonneborn-Berger: sum of each opponent's score times the points scored against them (C.07 9.1)",
+    "KS": "Koya: points scored against opponents with at least half the maximum score (C.07 9.2)",
+    "DE": "Direct encounter: result of the games among the tied players, as a count of tied players ranked below (C.07 6)",
+    "WIN": "Number of rounds scored as a win, with or without playing (C.07 7)",
+    "WON": "Number of games won over the board (C.07 7)",
+    "BPG": "Number of games played over the board with Black (C.07 7)",
+    "BWG": "Number of games won over the board with Black (C.07 7)",
+    "GE": "Number of rounds the player was available to play (games one elected to play, C.07 7)",
+    "PS": "Sum of progressive scores: the running score after each round, added up (C.07 7)",
+    "ARO": "Average rating of the opponents met over the board (C.07 10.1)",
+    "TPR": "Tournament performance rating: ARO plus the FIDE dp for the score over the board (C.07 10.2)",
+    "APRO": "Average of the opponents' performance ratings (C.07 10.4)",
+    "PTP": "Perfect tournament performance: lowest rating whose expected score reaches the score over the board (C.07 10.3)",
+    "APPO": "Average of the opponents' perfect performances (C.07 10.5)",
+}
+
+# tie-break -> (base system, values cut from the bottom, values cut from the top)
+_SPEC: dict[TieBreak, tuple[str, int, int]] = {}
+for _tb in TieBreak:
+    _base, _, _mod = _tb.value.partition("-")
+    if not _mod:
+        _SPEC[_tb] = (_base, 0, 0)
+    elif _mod[0] == "C":
+        _SPEC[_tb] = (_base, int(_mod[1:]), 0)
+    else:
+        _SPEC[_tb] = (_base, int(_mod[1:]), int(_mod[1:]))
+
+_ALIASES: dict[str, TieBreak] = {}
+for _tb in TieBreak:
+    _ALIASES[_tb.value] = _tb
+    _ALIASES[_tb.value.replace("-", "")] = _tb
+    _ALIASES[_tb.name] = _tb
+_ALIASES["AROC"] = TieBreak.ARO_C1  # the exercises' spelling of ARO Cut-1
+
+
+def parse_order(text: str) -> tuple[TieBreak, ...]:
+    """Parse a tie-break list such as ``"BH-C1, BH, SB"`` (commas, semicolons or spaces).
+
+    Codes are case-insensitive; ``BHC1``/``BH_C1`` and ``AROC1``/``AROC`` are accepted too.
+    Raises :class:`ValueError` naming the unknown code and listing the known ones.
+    """
+    result = []
+    tokens = [tok for tok in re.split(r"[,;\s]+", text.strip()) if tok]
+    for position, token in enumerate(tokens, start=1):
+        tb = _ALIASES.get(token.upper())
+        if tb is None:
+            known = ", ".join(t.value for t in TieBreak)
+            raise ValueError(
+                f"unknown tie-break {token!r} (item {position} of {text!r}); known codes: {known}"
+            )
+        result.append(tb)
+    return tuple(result)
+

@@ -1,0 +1,108 @@
+"""Direct encounter (C.07 6) and the public entry points: the tie-break columns in the
+organiser's order, and the sorted standings with shared ranks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .context import _ZERO, _Context, _validate
+from .definitions import StandingRow, TBTournament, TieBreak, Value
+
+# ---------------------------------------------------------------- direct encounter
+
+
+def _de_tiers(ctx: _Context, group: list[int]) -> list[list[int]]:
+    """C.07 6: order ``group`` (player indexes) into tiers by their games among themselves.
+
+    When all of them met, rank by the points scored among them and repeat inside every
+    sub-group still tied.  When some did not meet, a player is placed first only if their
+    score is higher than any other could reach by winning every missing game; the rest
+    then form a new mini-tournament.  Otherwise the group stays tied.  O(|group|·R) per
+    level; a Swiss group can only be split when it has at most 2R+1 players.
+    """
+    if len(group) < 2:
+        return [group]
+    members = set(group)
+    score = {i: _ZERO for i in group}
+    met: dict[int, set[int]] = {i: set() for i in group}
+    for i in group:
+        for r, j in enumerate(ctx.opp[i]):
+            if j in members and ctx.otb[i][r]:
+                score[i] += ctx.pts[i][r]
+                met[i].add(j)
+    if not any(met.values()):
+        return [group]
+    if all(len(met[i]) == len(group) - 1 for i in group):
+        levels = sorted({score[i] for i in group}, reverse=True)
+        if len(levels) == 1:
+            return [group]
+        tiers: list[list[int]] = []
+        for level in levels:
+            tiers.extend(_de_tiers(ctx, [i for i in group if score[i] == level]))
+        return tiers
+    best = max(group, key=lambda i: score[i])
+    win = ctx.t.points.win
+    ceiling = max(score[j] + win * (len(group) - 1 - len(met[j])) for j in group if j != best)
+    if score[best] > ceiling:
+        return [[best], *_de_tiers(ctx, [i for i in group if i != best])]
+    return [group]
+
+
+def _direct_encounter(ctx: _Context, keys: list[tuple]) -> list[Value]:
+    """DE value: how many players of the same tie group DE ranks strictly below this one."""
+    groups: dict[tuple, list[int]] = {}
+    for i, key in enumerate(keys):
+        groups.setdefault(key, []).append(i)
+    column: list[Value] = [0] * ctx.n
+    for group in groups.values():
+        below = len(group)
+        for tier in _de_tiers(ctx, group):
+            below -= len(tier)
+            for i in tier:
+                column[i] = below
+    return column
+
+
+# ---------------------------------------------------------------- public API
+
+
+def _columns(t: TBTournament, order: Iterable[TieBreak]) -> tuple[_Context, list[list[Value]]]:
+    ctx = _Context(t, _validate(t))
+    columns: list[list[Value]] = []
+    for tb in order:
+        if tb is TieBreak.DE:
+            keys = [(ctx.face[i], *(col[i] for col in columns)) for i in range(ctx.n)]
+            columns.append(_direct_encounter(ctx, keys))
+        else:
+            columns.append(ctx.column(tb))
+    return ctx, columns
+
+
+def compute(t: TBTournament, order: Sequence[TieBreak]) -> dict[int, tuple[Value, ...]]:
+    """Tie-break values per player id, in the order given.
+
+    Decimal for score-based tie-breaks, int for counts and ratings.  DE depends on its
+    position: it separates players tied on points and on every tie-break listed before it.
+    """
+    _, columns = _columns(t, order)
+    return {p.id: tuple(col[i] for col in columns) for i, p in enumerate(t.players)}
+
+
+def standings(t: TBTournament, order: Sequence[TieBreak]) -> list[StandingRow]:
+    """Players sorted by points, then by each tie-break (higher is better), then by TPN/id.
+
+    Players equal on points and every tie-break share a rank (1, 2, 2, 4 ...).
+    """
+    ctx, columns = _columns(t, order)
+    rows = []
+    for i, p in enumerate(t.players):
+        rows.append((ctx.face[i], tuple(col[i] for col in columns), p))
+    rows.sort(key=lambda row: (tuple(-v for v in (row[0], *row[1])), row[2].tpn, row[2].id))
+    result: list[StandingRow] = []
+    for position, (points, values, p) in enumerate(rows, start=1):
+        if result and result[-1].points == points and result[-1].tiebreaks == values:
+            rank = result[-1].rank
+        else:
+            rank = position
+        result.append(StandingRow(rank, p.id, points, values))
+    return result
