@@ -17,6 +17,9 @@ FORBIDDEN = {
     "models": {"services", "reports", "views", "forms", "access", "admin"},
     "services": {"views", "forms", "access", "admin"},
     "reports": {"views", "forms", "access", "admin"},
+    # forms validate and build rows; saving what they built is the services' work
+    "forms": {"services", "reports", "views", "admin"},
+    "tiebreaks": {"models", "services", "reports", "views", "forms", "access", "admin"},
 }
 # the one part of the services a report may use: the read-only snapshot builder
 REPORTS_MAY_USE = {"services.snapshot"}

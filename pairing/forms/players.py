@@ -7,7 +7,6 @@ import datetime
 from django import forms
 
 from ..models import ForbiddenPair, Player, Tournament
-from ..services.numbering import renumber
 from .fields import _birth_date_problem, _clean_federation, _clean_fide_id
 
 
@@ -77,9 +76,7 @@ class PlayerForm(forms.ModelForm):
         player = super().save(commit=False)
         player.tournament = self.tournament
         if commit:
-            player.save()
-            renumber(self.tournament)
-            player.refresh_from_db()
+            player.save()  # the service renumbers the tournament (services.players)
         return player
 
 

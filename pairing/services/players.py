@@ -107,11 +107,12 @@ def add_players(tournament: Tournament, rows: list[dict], user=None, how: str = 
 
 
 def add_player(tournament: Tournament, save: Callable[[], Player], user) -> Player:
-    """Register a player (``save``: the form's save, which also renumbers) under the
-    tournament lock, discard the draft and log it."""
+    """Register a player (``save``: the form's save) under the tournament lock, give
+    everyone their pairing numbers again, discard the draft and log it."""
     with transaction.atomic():
         tournament.lock()
         player = save()
+        renumber(tournament)
         player.refresh_from_db()
         discard_draft(tournament, user, "A player was added.")
         AuditEntry.log(
@@ -134,6 +135,8 @@ def change_player(
         if seen and Player.objects.get(pk=player.pk).version() != seen:
             raise Conflict(SEEN_CHANGED.format(what=f"{before['name']}'s details"))
         player = save()
+        renumber(tournament)
+        player.refresh_from_db()
         after = player.audit_values(list(before))
         changed = [f for f in before if before[f] != after[f]]
         if changed:
