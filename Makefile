@@ -14,11 +14,13 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 setup: $(STAMP)
 
-## make run: set up, migrate SQLite, load the demo tournament, serve on :8000
+## make run: set up, migrate SQLite, load the demo tournament, serve on 127.0.0.1:8000
+## (development mode, asked for here: the settings default to production mode)
+run: export DJANGO_DEBUG = true
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
-	$(PY) manage.py runserver 0.0.0.0:8000
+	$(PY) manage.py runserver 127.0.0.1:8000
 
 ## make test: set up and run the whole test suite (SQLite, real browser included)
 test: $(STAMP) browser-deps
@@ -27,6 +29,7 @@ test: $(STAMP) browser-deps
 browser-deps:
 	@bash scripts/ensure-chromium.sh
 
+lint: export DJANGO_DEBUG = true
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) manage.py makemigrations --check --dry-run

@@ -1,7 +1,9 @@
 """Django settings, all from the environment (see .env.example).
 
-Development defaults are safe to run on a laptop; ``DJANGO_DEBUG=false`` switches
-to production mode, which refuses to start without a secret key and allowed hosts.
+Production mode unless ``DJANGO_DEBUG=true`` asks for development mode (``make run``
+and the test settings do): production refuses to start without a secret key and
+allowed hosts, so a server started without a settings file never runs with debug pages
+and a published key.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be a whole number, got {raw!r}") from exc
 
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+DEBUG = env_bool("DJANGO_DEBUG", False)
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:

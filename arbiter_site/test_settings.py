@@ -1,6 +1,12 @@
 """Fast settings for the test suite."""
 
-from .settings import *  # noqa: F403
+import os
+
+# The tests run in development mode (its hosts, static files storage, no HTTPS redirect);
+# tests of production mode start a process with DJANGO_DEBUG=false.
+os.environ.setdefault("DJANGO_DEBUG", "true")
+
+from .settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {
@@ -22,7 +28,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # browser sends at once (inline validation while a form is submitted) interleave
     # their savepoints ("no such savepoint").  A file gives every thread its own
     # connection, as in production.
-    import os
     import tempfile
 
     DATABASES["default"]["TEST"] = {  # noqa: F405

@@ -1,8 +1,19 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
+
+# Log in, log out, change one's password.  No password reset by e-mail: the site sends no
+# mail, so an arbiter who forgot it asks the administrator, who runs
+# ``manage.py changepassword <username>`` (README, "Accounts").
+accounts = [
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("password_change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+]
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include(accounts)),
     path("", include("pairing.urls")),
 ]

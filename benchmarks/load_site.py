@@ -172,9 +172,9 @@ class Site:
         base = self.args.pg_admin.rsplit("/", 1)[0]
         self.database_url = f"{base}/{self.pg_name}"
 
-    def manage(self, *argv: str) -> str:
+    def manage(self, *argv: str, **extra_env: str) -> str:
         done = subprocess.run(
-            [sys.executable, "manage.py", *argv], cwd=ROOT, env=self.env(), capture_output=True, text=True
+            [sys.executable, "manage.py", *argv], cwd=ROOT, env=self.env() | extra_env, capture_output=True, text=True
         )
         if done.returncode:
             raise SystemExit(f"load_site: manage.py {argv[0]} failed:\n{done.stderr[-2000:]}")
@@ -184,7 +184,7 @@ class Site:
         self.create_database()
         self.manage("migrate", "--noinput")
         self.manage("collectstatic", "--noinput", "--verbosity", "0")
-        self.manage("demo")
+        self.manage("demo", DJANGO_DEBUG="true")  # the demo runs on development copies only
         if self.args.players:
             code = BIG_TOURNAMENT.format(
                 players=self.args.players, played=self.args.played, user=DEMO_USER, slug=BIG_SLUG

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET
 
 from ..access import get_tournament_for_arbiter, get_tournament_for_viewer
 from ..models import Player, RoundStatus
-from ..reports import aro_chart
+from ..reports import aro_chart, spreadsheet
 from ..reports.aro import aro_list as aro_groups
 from ..reports.aro import aro_rounds, aro_spread
 from ..reports.crosstable import crosstable as crosstable_rows
@@ -94,23 +94,11 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """Standings as CSV (UTF-8), for spreadsheets and other programs; ``?round=N`` too."""
     t = get_tournament_for_viewer(request, slug)
     asked = _round_asked(request, list(range(1, complete_rounds(t) + 1)))
-    labels, rows, rounds = standing_rows(t, asked)
+    filename, rows = spreadsheet.standings_csv(t, asked)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{t.slug}-standings-round-{rounds}.csv"'
-    writer = csv.writer(response)
-    writer.writerow(["Rk", "No", "Title", "Name", "Rtg", "Fed", "Pts", *labels])
-    for r in rows:
-        p = r.player
-        writer.writerow(
-            [r.rank, p.tpn, p.title, _spreadsheet_text(p.name), p.rating, p.federation, r.points, *r.tiebreak_values]
-        )
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    csv.writer(response).writerows(rows)
     return response
-
-
-def _spreadsheet_text(text: str) -> str:
-    """A name a spreadsheet would run as a formula (``=HYPERLINK(...)``, ``+1``, ``@x``)
-    starts with an apostrophe, which spreadsheets show as text (OWASP CSV injection)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 @require_GET

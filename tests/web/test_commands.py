@@ -9,7 +9,8 @@ from django.core.management import call_command
 from pairing.models import Round, RoundStatus, Tournament
 
 
-def test_demo_builds_a_tournament_in_progress_and_is_idempotent(db):
+def test_demo_builds_a_tournament_in_progress_and_is_idempotent(db, settings):
+    settings.DEBUG = True  # as `make run` (the test runner turns DEBUG off)
     out = io.StringIO()
     call_command("demo", stdout=out)
     call_command("demo", stdout=out)

@@ -481,6 +481,7 @@ def test_changing_a_bye_another_arbiter_just_changed_is_refused(chief_client, de
 def database_settings(database_url: str) -> dict:
     """DATABASES['default'] as arbiter_site.settings builds it for ``database_url``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    env["DJANGO_DEBUG"] = "true"  # development settings: no secret key needed to read them
     env["DATABASE_URL"] = database_url
     code = "import json; from arbiter_site import settings as s; print(json.dumps(s.DATABASES['default']))"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)

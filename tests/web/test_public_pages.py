@@ -320,3 +320,19 @@ def test_a_name_a_spreadsheet_would_run_as_a_formula_is_text_in_the_csv(anon_cli
     names = [r[3] for r in csv.reader(text.splitlines())][1:]
     assert "'=HYPERLINK(\"http://x\")" in names
     assert not any(n.startswith(("=", "+", "-", "@")) for n in names)
+
+
+@pytest.mark.parametrize("name", ["a;=1+1;", "Kos;  +SUM(A1)", "x,@cmd", "x\t-2+3", 'a;"=1+1'])
+def test_audit_finding_8_a_formula_after_a_separator_is_text_in_every_split(anon_client, tournament, six, name):
+    """``a;=1+1;`` was written unquoted; a spreadsheet that splits on semicolons (the
+    default list separator in much of Europe) made a cell ``=1+1`` of it."""
+    import csv
+
+    from pairing.models import Player
+
+    Player.objects.filter(pk=six["A"].pk).update(name=name)
+    text = anon_client.get(reverse("pairing:standings_csv", args=[tournament.slug])).content.decode()
+    for separator in (",", ";", "\t", "|"):
+        for row in csv.reader(text.splitlines(), delimiter=separator):
+            for cell in row:
+                assert cell.lstrip(' \t"')[:1] not in ("=", "+", "-", "@"), (separator, cell)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import datetime
 import random
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from pairing.models import Bye, ByeKind, ColourMethod, GameResult, Player, Tournament
@@ -53,6 +54,11 @@ class Command(BaseCommand):
     help = "Create the demo arbiter and the demo tournament (safe to run again)."
 
     def handle(self, *args, **options):
+        if not settings.DEBUG:
+            raise CommandError(
+                "The demo creates accounts whose passwords are printed in the README; it runs only on a "
+                "development copy (DJANGO_DEBUG=true, as `make run` sets it), never on a live site."
+            )
         User = get_user_model()
         user, created = User.objects.get_or_create(
             username=USERNAME, defaults={"first_name": "Demo", "last_name": "Arbiter", "email": "arbiter@example.org"}
