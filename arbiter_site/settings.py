@@ -145,6 +145,11 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("DJANGO_LOGIN_FAILURE_LIMIT", 5)
+# ... and this many for one username from any address lock the username (see lockout.py);
+# a browser where the username has logged in before passes both locks.
+LOGIN_USERNAME_FAILURE_LIMIT = env_int("DJANGO_LOGIN_USERNAME_FAILURE_LIMIT", 25)
+AXES_HANDLER = "arbiter_site.lockout.ThrottleHandler"
+AXES_WHITELIST_CALLABLE = "arbiter_site.lockout.trusted_browser"
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
@@ -153,6 +158,8 @@ AXES_CLIENT_IP_CALLABLE = "arbiter_site.lockout.client_ip"
 TRUSTED_PROXIES = env_int("DJANGO_TRUSTED_PROXIES", 0)
 if AXES_FAILURE_LIMIT < 1:
     raise ImproperlyConfigured("DJANGO_LOGIN_FAILURE_LIMIT must be at least 1")
+if LOGIN_USERNAME_FAILURE_LIMIT < AXES_FAILURE_LIMIT:
+    raise ImproperlyConfigured("DJANGO_LOGIN_USERNAME_FAILURE_LIMIT must be at least DJANGO_LOGIN_FAILURE_LIMIT")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "pairing:dashboard"

@@ -107,3 +107,62 @@ def test_a_wrong_password_below_the_limit_keeps_the_usual_message(anon_client, c
     assert response.status_code == 200
     assert "correct username and password" in response.content.decode()
     assert "Too many failed logins" not in response.content.decode()
+
+
+# ------------------------------------------------------------------ audit finding 2
+
+
+def test_audit_finding_2_forged_addresses_still_lock_the_username(settings, chief):
+    """With DJANGO_TRUSTED_PROXIES=1 and the port reachable directly, every attempt with a
+    new X-Forwarded-For was a new address: twenty wrong passwords never locked."""
+    settings.TRUSTED_PROXIES = 1
+    for n in range(25):
+        login(Client(REMOTE_ADDR="203.0.113.7", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}"), "wrong-password")
+    fresh = Client(REMOTE_ADDR="203.0.113.7", HTTP_X_FORWARDED_FOR="192.0.2.200")
+    response = login(fresh, PASSWORD)
+    assert response.status_code == 429
+    assert "25 from anywhere" in response.content.decode()
+
+
+def test_audit_finding_2_twenty_four_failures_from_many_addresses_do_not_lock(settings, chief):
+    settings.TRUSTED_PROXIES = 1
+    for n in range(24):
+        login(Client(REMOTE_ADDR="203.0.113.7", HTTP_X_FORWARDED_FOR=f"198.51.100.{n}"), "wrong-password")
+    assert login(Client(REMOTE_ADDR="203.0.113.7", HTTP_X_FORWARDED_FOR="192.0.2.200"), PASSWORD).status_code == 302
+
+
+def test_audit_finding_2_behind_a_proxy_counted_as_one_address_the_arbiters_own_browser_gets_in(settings, chief):
+    """DJANGO_TRUSTED_PROXIES=0 behind a proxy: everyone has the proxy's address, and five
+    wrong passwords from anyone locked the real arbiter out everywhere."""
+    settings.TRUSTED_PROXIES = 0
+    arbiter = Client(REMOTE_ADDR="10.0.0.2")
+    assert login(arbiter, PASSWORD).status_code == 302  # an earlier day: this browser is known now
+    arbiter.post(reverse("logout"))
+    fail(Client(REMOTE_ADDR="10.0.0.2"), 5)  # someone else, through the same proxy
+    assert login(Client(REMOTE_ADDR="10.0.0.2"), PASSWORD).status_code == 429  # a new browser waits
+    assert login(arbiter, PASSWORD).status_code == 302
+
+
+def test_audit_finding_2_the_trusted_browser_cookie_cannot_be_forged_or_borrowed(chief, deputy):
+    fail(Client(REMOTE_ADDR="10.0.0.2"), 5)
+    forged = Client(REMOTE_ADDR="10.0.0.2")
+    forged.cookies["trusted_login"] = "chief"
+    assert login(forged, PASSWORD).status_code == 429
+    other = Client(REMOTE_ADDR="10.0.0.2")
+    assert login(other, PASSWORD, "deputy").status_code == 302  # trusted for deputy, not for chief
+    assert login(other, PASSWORD).status_code == 429
+
+
+# ------------------------------------------------------------------ audit finding 3
+
+
+@pytest.mark.parametrize("url", ["/accounts/login/", "/admin/login/"])
+def test_audit_finding_3_an_over_long_username_is_refused_before_authentication(anon_client, db, url):
+    """A 300-character username reached django-axes' attempt row (255 characters): a
+    server error on PostgreSQL."""
+    from axes.models import AccessAttempt, AccessFailureLog
+
+    response = anon_client.post(url, {"username": "u" * 300, "password": "whatever-1"})
+    assert response.status_code == 200
+    assert "at most 150 characters" in response.content.decode()
+    assert not AccessAttempt.objects.exists() and not AccessFailureLog.objects.exists()

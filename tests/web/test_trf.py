@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -238,3 +241,29 @@ def test_an_uploaded_trf_file_with_a_nul_character_is_refused(chief_client, chie
     assert response.status_code == 400
     assert "the file contains a NUL character" in response.content.decode()
     assert not fresh.player_set.exists()
+
+
+GOOD_TRF = (Path(__file__).parent / "data" / "generated-10-players.trf").read_text()
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("XXR 5", "XXR ²"),
+        ("XXZ 3", "XXZ ²"),
+        ("XXZ 3", "XXZ ３"),
+        ("XXP 1 4", "XXP ² 4"),
+        ("XXP 5 9", "XXP 5 ٣"),
+        ("001    2      Player 2", "001    ²      Player 2"),
+    ],
+)
+def test_audit_finding_3_a_number_in_other_than_ascii_digits_is_a_located_error(chief_client, tournament, old, new):
+    """``XXR ²`` passed str.isdigit() and crashed int(): a 500 and a half-read file."""
+    text = GOOD_TRF.replace(old, new, 1)
+    assert text != GOOD_TRF
+    response = chief_client.post(reverse("pairing:trf_import", args=[tournament.slug]), {"text": text})
+    assert response.status_code == 400
+    line = next(n for n, s in enumerate(text.splitlines(), start=1) if new in s)
+    assert f"<tr><td>{line}</td><td>" in response.content.decode()
+    assert not Player.objects.filter(tournament=tournament).exists()
+    assert not Round.objects.filter(tournament=tournament).exists()

@@ -71,7 +71,13 @@ _XXS_KEYS = {
 }
 
 
-_POINTS_RE = re.compile(r"^\d{1,4}(\.\d{1,2})?$")
+_POINTS_RE = re.compile(r"^[0-9]{1,4}(\.[0-9]{1,2})?$")
+
+
+def is_digits(text: str) -> bool:
+    """Only 0-9: ``str.isdigit`` also accepts '²', '٣' and '３', which ``int`` refuses
+    or reads as another number."""
+    return text.isascii() and text.isdigit()
 
 
 class _Reader:
@@ -101,7 +107,7 @@ def _parse_int_tokens(
     ok = True
     for m in re.finditer(r"\S+", text):
         tok = m.group()
-        if not tok.isdigit() or int(tok) < 1:
+        if not is_digits(tok) or int(tok) < 1:
             rd.err(
                 line_no, start_col + m.start(), f"expected {what} (a positive whole number), found {tok!r}"
             )
@@ -127,13 +133,13 @@ def _parse_240(line: str, line_no: int, rd: _Reader | None = None) -> tuple[str,
     if kind not in ("F", "H", "Z"):
         err(5, f"expected the bye type F, H or Z, found {kind or 'a blank'!r}")
     rnd = _field(line, 7, 9).strip()
-    if not rnd.isdigit() or int(rnd) < 1:
+    if not is_digits(rnd) or int(rnd) < 1:
         err(7, f"expected a round number in columns 7-9, found {rnd!r}")
     ids: list[int] = []
     rest = line[10:]
     for m in re.finditer(r"\S+", rest):
         tok = m.group()
-        if not tok.isdigit() or int(tok) < 1:
+        if not is_digits(tok) or int(tok) < 1:
             err(11 + m.start(), f"expected a player id, found {tok!r}")
         else:
             ids.append(int(tok))
@@ -156,14 +162,14 @@ def _parse_260(line: str, line_no: int, rd: _Reader | None = None) -> tuple[int,
 
     r1 = _field(line, 5, 7).strip()
     r2 = _field(line, 9, 11).strip()
-    if not r1.isdigit():
+    if not is_digits(r1):
         err(5, f"expected the first round number in columns 5-7, found {r1!r}")
-    if not r2.isdigit():
+    if not is_digits(r2):
         err(9, f"expected the last round number in columns 9-11, found {r2!r}")
     ids: list[int] = []
     for m in re.finditer(r"\S+", line[11:]):
         tok = m.group()
-        if not tok.isdigit() or int(tok) < 1:
+        if not is_digits(tok) or int(tok) < 1:
             err(12 + m.start(), f"expected a player id, found {tok!r}")
         else:
             ids.append(int(tok))
@@ -209,7 +215,7 @@ def _parse_round(block: str, line_no: int, col: int, rd: _Reader) -> RoundEntry 
     opponent: int | None
     if opp_txt.strip() == "":
         opponent = None
-    elif opp_txt.strip().isdigit():
+    elif is_digits(opp_txt.strip()):
         opponent = int(opp_txt) or None
     else:
         rd.err(
@@ -284,7 +290,7 @@ def _parse_player(
     n_before = len(rd.problems)
     id_txt = _field(line, 5, 8)
     pid = 0
-    if not id_txt.strip().isdigit() or not 1 <= int(id_txt) <= 9999:
+    if not is_digits(id_txt.strip()) or not 1 <= int(id_txt) <= 9999:
         rd.err(line_no, 5, f"expected the starting rank (1-9999) in columns 5-8, found {id_txt!r}")
     else:
         pid = int(id_txt)
@@ -293,7 +299,7 @@ def _parse_player(
     rating_txt = _field(line, 49, 52).strip()
     rating: int | None = None
     if rating_txt:
-        if rating_txt.isdigit():
+        if is_digits(rating_txt):
             rating = int(rating_txt)
         else:
             rd.err(
@@ -312,7 +318,7 @@ def _parse_player(
     rank_txt = _field(line, 86, 89).strip()
     rank: int | None = None
     if rank_txt:
-        if rank_txt.isdigit():
+        if is_digits(rank_txt):
             rank = int(rank_txt)
         else:
             rd.err(

@@ -22,6 +22,7 @@ from .fields import (
     _point_system,
     _Reader,
     _set_once,
+    is_digits,
 )
 
 
@@ -77,7 +78,7 @@ def parse_trf(text: str) -> TrfTournament:
                 deputies.append(rest.strip())
         elif upper in ("XXR", "TNR", "142"):
             val = rest.strip()
-            if not val.isdigit() or int(val) < 1:
+            if not is_digits(val) or int(val) < 1:
                 rd.err(
                     line_no,
                     5,
