@@ -15,6 +15,34 @@ FED_RE = re.compile(r"^[A-Z]{3}$")
 FIDE_ID_RE = re.compile(r"^[0-9]{1,11}$")
 
 
+CONTROL_CHARACTER = "contains a line break or another control character"
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def control_character_problem(value: str) -> str:
+    """'' or why ``value`` cannot go in a single-line field: a line break written into a
+    fixed-column file (the TRF export) starts a forged record (audit finding 4)."""
+    if _CONTROL.search(value or ""):
+        return CONTROL_CHARACTER
+    return ""
+
+
+def refuse_control_characters(form: forms.BaseForm) -> None:
+    """Every single-line text field of ``form`` (not a text area) refuses control
+    characters, with a message that names the field."""
+    for field in form.fields.values():
+        if isinstance(field, forms.CharField) and not isinstance(field.widget, forms.Textarea):
+            label = str(field.label or "This field")
+
+            def check(value, label=label):
+                if control_character_problem(value):
+                    raise forms.ValidationError(
+                        f"{label} may not contain a line break or another control character."
+                    )
+
+            field.validators.append(check)
+
+
 def _clean_federation(value: str) -> str:
     value = (value or "").strip().upper()
     if value and not FED_RE.match(value):

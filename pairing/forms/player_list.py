@@ -10,7 +10,15 @@ from dataclasses import dataclass
 from django import forms
 
 from ..models import TITLE_ORDER, Player, Tournament
-from .fields import FED_RE, FIDE_ID_RE, MAX_FILE_BYTES, _birth_date_problem, _refuse_nul
+from .fields import (
+    CONTROL_CHARACTER,
+    FED_RE,
+    FIDE_ID_RE,
+    MAX_FILE_BYTES,
+    _birth_date_problem,
+    _refuse_nul,
+    control_character_problem,
+)
 
 
 @dataclass
@@ -67,6 +75,11 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
             continue
         problems = []
         raw = row
+        bad = [
+            column.replace("_", " ") for column, cell in zip(LIST_COLUMNS, row, strict=False) if control_character_problem(cell)
+        ]
+        if bad:
+            problems.append(f"the {' and '.join(bad)} {CONTROL_CHARACTER}")
         if len(row) > len(LIST_COLUMNS):
             problems.append(f"{len(row)} columns, at most {len(LIST_COLUMNS)} expected")
         row = row + [""] * (len(LIST_COLUMNS) - len(row))

@@ -7,7 +7,7 @@ import datetime
 from django import forms
 
 from ..models import ForbiddenPair, Player, Tournament
-from .fields import _birth_date_problem, _clean_federation, _clean_fide_id
+from .fields import _birth_date_problem, _clean_federation, _clean_fide_id, refuse_control_characters
 
 
 class PlayerForm(forms.ModelForm):
@@ -45,6 +45,7 @@ class PlayerForm(forms.ModelForm):
     def __init__(self, *args, tournament: Tournament, **kwargs):
         self.tournament = tournament
         super().__init__(*args, **kwargs)
+        refuse_control_characters(self)
         self.fields["rating"].help_text = "Unrated players need a provisional rating (Dubov 1.1)."
         self.fields["name"].widget.attrs["autofocus"] = True
 

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils.text import slugify
 
 from ..models import ColourMethod, Tournament
-from .fields import _clean_federation
+from .fields import _clean_federation, refuse_control_characters
 
 
 class TournamentForm(forms.ModelForm):
@@ -68,6 +68,7 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        refuse_control_characters(self)
         self.rounds_published = self.instance.rounds_published() if self.instance.pk else 0
         # one message for every number out of range (clean_rounds), not Django's "≥ 0"
         self.fields["rounds"].validators = []

@@ -170,3 +170,11 @@ def test_an_unquoted_surname_comma_name_gets_one_hint_not_a_chain_of_column_erro
 def test_a_plain_bad_rating_with_commas_is_still_a_rating_error(chief_client, tournament):
     response = chief_client.post(import_url(tournament), {"text": "Zupan Ana, 2x05"})
     assert "rating &#x27;2x05&#x27; is not a number between 1 and 3500" in response.content.decode()
+
+
+def test_audit_finding_4_a_control_character_in_a_pasted_column_is_a_line_error(chief_client, tournament):
+    response = chief_client.post(import_url(tournament), {"text": "Kos, Ana; 1900; ; SLO\x01\nNovak\x1fBor; 2000"})
+    page = response.content.decode()
+    assert "Line 1: the federation contains a line break or another control character" in page
+    assert "Line 2: the name contains a line break or another control character" in page
+    assert not Player.objects.filter(tournament=tournament).exists()

@@ -195,3 +195,11 @@ def test_a_second_player_with_the_same_name_is_registered_with_a_warning(chief_c
     page = response.content.decode()
     assert Player.objects.filter(tournament=tournament, name__iexact="Player 03").count() == 2
     assert "player 03 is also number 3: if that is the same player, delete one of them." in page
+
+
+def test_audit_finding_4_the_player_form_refuses_a_carriage_return_in_the_name(chief_client, tournament):
+    response = chief_client.post(
+        reverse("pairing:players", args=[tournament.slug]), {"name": "Kos\r001 Forged", "rating": "1500"}
+    )
+    assert "Name may not contain a line break or another control character." in response.content.decode()
+    assert not tournament.player_set.exists()

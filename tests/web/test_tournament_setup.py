@@ -191,3 +191,32 @@ def test_other_settings_after_a_round_need_no_confirmation(chief_client, tournam
     assert settings_post(chief_client, tournament, place="Koper").status_code == 302
     tournament.refresh_from_db()
     assert tournament.place == "Koper"
+
+
+@pytest.mark.parametrize("field", ["name", "place", "time_control"])
+@pytest.mark.parametrize("breaker", ["\n", "\r", "\x0b", "\u2028", "\x1e"])
+def test_audit_finding_4_a_line_break_in_a_single_line_setting_is_refused(chief_client, field, breaker):
+    """A newline in the name wrote a forged ``001`` line into the TRF export, which
+    re-imported as an extra player."""
+    value = f"Open{breaker}001    9      Forged, Player                    2900"
+    response = chief_client.post(reverse("pairing:tournament_create"), {**GOOD, field: value})
+    assert response.status_code == 200
+    assert "may not contain a line break or another control character" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_audit_finding_4_a_line_break_already_in_the_database_never_reaches_the_export(chief, tournament, players):
+    from pairing.engine.trf import parse_trf
+    from pairing.services.interchange import export_trf
+
+    Tournament.objects.filter(pk=tournament.pk).update(
+        name="Open\n001    99      Forged, Player                    2900", place="Ljubljana\r\nXXR 1"
+    )
+    players[0].__class__.objects.filter(pk=players[0].pk).update(name="Kos\n001   98 Forged")
+    tournament.refresh_from_db()
+    text = export_trf(tournament)
+    parsed = parse_trf(text)
+    assert len(parsed.players) == len(players)
+    assert parsed.total_rounds == tournament.rounds
+    assert all(line.startswith(("001", "012", "022", "032", "042", "052", "102", "112", "122", "XX", "240", "260"))
+               for line in text.splitlines() if line)

@@ -267,3 +267,11 @@ def test_audit_finding_3_a_number_in_other_than_ascii_digits_is_a_located_error(
     assert f"<tr><td>{line}</td><td>" in response.content.decode()
     assert not Player.objects.filter(tournament=tournament).exists()
     assert not Round.objects.filter(tournament=tournament).exists()
+
+
+def test_audit_finding_4_an_imported_name_with_a_control_character_is_refused(chief_client, tournament):
+    text = GOOD_TRF.replace("Player 2  ", "Player\x012  ", 1)
+    response = chief_client.post(reverse("pairing:trf_import", args=[tournament.slug]), {"text": text})
+    assert response.status_code == 400
+    assert "Player 2: the name contains a control character" in response.content.decode()
+    assert not Player.objects.filter(tournament=tournament).exists()

@@ -61,7 +61,7 @@ from __future__ import annotations
 
 from .data import ROUND_START, ROUND_WIDTH, TrfError, TrfPlayer, TrfProblem, TrfTournament
 from .reader import parse_trf
-from .writer import bye_record, dump_trf, from_generated, tournament_from_snapshot
+from .writer import bye_record, dump_trf, from_generated, one_line, tournament_from_snapshot
 
 __all__ = [
     "ROUND_START",
@@ -72,6 +72,7 @@ __all__ = [
     "TrfTournament",
     "bye_record",
     "dump_trf",
+    "one_line",
     "from_generated",
     "parse_trf",
     "tournament_from_snapshot",

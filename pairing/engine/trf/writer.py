@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from decimal import Decimal
 
@@ -14,6 +15,16 @@ from ..model import (
     Snapshot,
 )
 from .data import TrfPlayer, TrfTournament
+
+# Characters that end a line for some reader (str.splitlines: CR, LF, VT, FF, FS, GS,
+# RS, NEL, LS, PS) and every other control character.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def one_line(text: str) -> str:
+    """``text`` with every control character (a line break above all) replaced by a space:
+    a field of a fixed-column file can never start a new record (audit finding 4)."""
+    return _CONTROL.sub(" ", text)
 
 
 def _fmt_points(value: Decimal) -> str:
@@ -34,7 +45,7 @@ def _fmt_round(e: RoundEntry) -> str:
 
 def _player_line(p: TrfPlayer) -> str:
     def put(buf: list[str], first: int, text: str, width: int, right: bool = False) -> None:
-        text = text[:width]
+        text = one_line(text)[:width]
         text = text.rjust(width) if right else text.ljust(width)
         buf[first - 1 : first - 1 + width] = list(text)
 
@@ -87,12 +98,12 @@ def dump_trf(t: TrfTournament) -> str:
     ):
         value = getattr(t, attr)
         if value:
-            out.append(f"{code} {value}")
+            out.append(f"{code} {one_line(value)}")
     for d in t.deputies:
-        out.append(f"112 {d}")
+        out.append(f"112 {one_line(d)}")
     if t.time_control:
-        out.append(f"122 {t.time_control}")
-    out.extend(t.extra_lines)
+        out.append(f"122 {one_line(t.time_control)}")
+    out.extend(one_line(line) for line in t.extra_lines)
     for p in sorted(t.players, key=lambda q: q.id):
         out.append(_player_line(p))
     if t.total_rounds is not None:
