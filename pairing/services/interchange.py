@@ -176,9 +176,6 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             problems.append((0, 0, f"Player {p.id} ({p.name}): rating {p.rating} out of range."))
         if not p.name.strip():
             problems.append((0, 0, f"Player {p.id}: no name."))
-        for what, value in (("name", p.name), ("federation", p.federation), ("FIDE id", p.fide_id)):
-            if trf_module.one_line(value) != value:
-                problems.append((0, 0, f"Player {p.id}: the {what} contains a control character (a tab, say)."))
     if data.total_rounds is not None and not 1 <= data.total_rounds <= 99:
         problems.append((0, 0, f"The file gives {data.total_rounds} rounds; a tournament has 1 to 99."))
     problems.extend((0, 0, message) for message in _point_system_problems(data.points))

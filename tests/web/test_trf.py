@@ -273,5 +273,7 @@ def test_audit_finding_4_an_imported_name_with_a_control_character_is_refused(ch
     text = GOOD_TRF.replace("Player 2  ", "Player\x012  ", 1)
     response = chief_client.post(reverse("pairing:trf_import", args=[tournament.slug]), {"text": text})
     assert response.status_code == 400
-    assert "Player 2: the name contains a control character" in response.content.decode()
+    line = next(n for n, s in enumerate(text.splitlines(), start=1) if "\x01" in s)
+    assert f"<tr><td>{line}</td><td>21</td><td>expected plain text in fixed columns, found the control character" in (
+        response.content.decode())
     assert not Player.objects.filter(tournament=tournament).exists()

@@ -24,6 +24,7 @@ from .fields import (
     _set_once,
     is_digits,
 )
+from .writer import _CONTROL
 
 
 def parse_trf(text: str) -> TrfTournament:
@@ -52,6 +53,14 @@ def parse_trf(text: str) -> TrfTournament:
     for line_no, raw in enumerate(lines, start=1):
         line = raw.rstrip()
         if not line:
+            continue
+        control = _CONTROL.search(line)
+        if control:
+            rd.err(
+                line_no,
+                control.start() + 1,
+                f"expected plain text in fixed columns, found the control character {control.group()!r}",
+            )
             continue
         code = line[:3]
         upper = code.upper()
