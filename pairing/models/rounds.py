@@ -97,10 +97,12 @@ class GameQuerySet(models.QuerySet["Game"]):
         that nobody plays twice in a round, whatever colour.
         """
         games = Game.objects.bulk_create(
-            Game(round=rnd, board=board, white_id=w, black_id=b, result=r) for board, w, b, r in boards
+            (Game(round=rnd, board=board, white_id=w, black_id=b, result=r) for board, w, b, r in boards),
+            batch_size=500,
         )
         Seat.objects.bulk_create(
-            Seat(round=rnd, player_id=pid, game=g) for g in games for pid in (g.white_id, g.black_id)
+            (Seat(round=rnd, player_id=pid, game=g) for g in games for pid in (g.white_id, g.black_id)),
+            batch_size=1000,
         )
         return games
 

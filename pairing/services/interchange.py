@@ -197,20 +197,27 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         t.point_pab, t.point_half_bye = ps.pairing_bye, ps.half_bye
         t.ranking_frozen = played >= 4
         t.save()
-        created: dict[int, Player] = {}
-        for p in sorted(data.players, key=lambda q: q.id):
-            created[p.id] = Player.objects.create(
-                tournament=t,
-                tpn=p.id if t.ranking_frozen else None,
-                title=p.title.upper(),
-                name=p.name.strip()[:33],
-                rating=p.rating if p.rating else provisional_rating,
-                rating_provisional=not p.rating,
-                federation=p.federation.strip()[:3],
-                fide_id=p.fide_id.strip()[:11],
-                birth_date=_parse_trf_date(p.birth_date),
-                sex={"m": "m", "w": "f", "f": "f"}.get(p.sex.lower(), ""),
-            )
+        ordered = sorted(data.players, key=lambda q: q.id)
+        rows = Player.objects.bulk_create(
+            [
+                Player(
+                    tournament=t,
+                    tpn=p.id if t.ranking_frozen else None,
+                    title=p.title.upper(),
+                    name=p.name.strip()[:33],
+                    rating=p.rating if p.rating else provisional_rating,
+                    rating_provisional=not p.rating,
+                    federation=p.federation.strip()[:3],
+                    fide_id=p.fide_id.strip()[:11],
+                    birth_date=_parse_trf_date(p.birth_date),
+                    sex={"m": "m", "w": "f", "f": "f"}.get(p.sex.lower(), ""),
+                )
+                for p in ordered
+            ],
+            batch_size=1000,
+        )
+        created: dict[int, Player] = {p.id: row for p, row in zip(ordered, rows, strict=True)}
+        byes: list[Bye] = []
         for number in range(1, played + 1):
             rnd = Round.objects.create(tournament=t, number=number, status=RoundStatus.COMPLETE)
             board = 0
@@ -221,9 +228,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                 e = p.history[number - 1]
                 if e.opponent is None or e.result.is_bye:
                     if e.result.is_bye:
-                        Bye.objects.create(
-                            tournament=t, player=created[p.id], round_number=number, kind=e.result.value
-                        )
+                        byes.append(Bye(tournament=t, player=created[p.id], round_number=number, kind=e.result.value))
                     continue
                 opp = data.player(e.opponent)
                 back = opp.history[number - 1]
@@ -242,6 +247,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                 rnd, ((i, w.pk, b.pk, r) for i, (w, b, r) in enumerate(games, start=1))
             )
             Round.objects.filter(pk=rnd.pk).update(published_at=rnd.created)
+        Bye.objects.bulk_create(byes, batch_size=1000)
         for pid in data.absent_next:
             if played + 1 <= t.rounds:
                 Bye.objects.get_or_create(

@@ -94,11 +94,15 @@ def add_players(tournament: Tournament, rows: list[dict], user=None, how: str = 
     """Register players (field dicts) in one transaction and renumber."""
     with transaction.atomic():
         tournament.lock()
-        created = [Player.objects.create(tournament=tournament, **row) for row in rows]
+        # one INSERT per 1,000 rows (a 30,000-line list took 19 s one by one)
+        created = Player.objects.bulk_create(
+            [Player(tournament=tournament, **row) for row in rows], batch_size=1000
+        )
         renumber(tournament)
         discard_draft(tournament, user, "Players were added.")
+        tpns = dict(tournament.player_set.values_list("pk", "tpn"))  # SQLite and PostgreSQL return the new pks
         for p in created:
-            p.refresh_from_db(fields=["tpn"])
+            p.tpn = tpns[p.pk]
         AuditEntry.log(
             tournament, user, AuditAction.IMPORT, f"{len(created)} players added {how}.",
             label=f"{len(created)} players", after={"players": [p.audit_label() for p in created]},

@@ -203,3 +203,26 @@ def test_audit_finding_4_the_player_form_refuses_a_carriage_return_in_the_name(c
     )
     assert "Name may not contain a line break or another control character." in response.content.decode()
     assert not tournament.player_set.exists()
+
+
+def test_audit_finding_6_renumbering_writes_only_the_numbers_that_change(chief, tournament):
+    """A late low-rated entry changes one pairing number; renumbering rewrote every row in
+    one statement with a CASE per player (a 15,000-player import timed out)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from pairing.models import Player
+    from pairing.services.numbering import renumber
+
+    Player.objects.bulk_create(
+        Player(tournament=tournament, name=f"Player {i:03}", rating=2000 + i) for i in range(600)
+    )
+    renumber(tournament)
+    assert sorted(tournament.player_set.values_list("tpn", flat=True)) == list(range(1, 601))
+    Player.objects.create(tournament=tournament, name="Late, Entry", rating=1000)
+    with CaptureQueriesContext(connection) as queries:
+        renumber(tournament)
+    updates = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE")]
+    assert sum(sql.count(" WHEN ") for sql in updates) == 1
+    assert all(sql.count("%s") < 1200 and len(sql) < 20000 for sql in updates)
+    assert tournament.player_set.get(name="Late, Entry").tpn == 601
