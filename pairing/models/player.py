@@ -44,6 +44,10 @@ class Player(models.Model):
         ordering = ["tpn"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "tpn"], name="player_tpn_unique_per_tournament"),
+            # two adds at once both passed the form's check (audit finding 7)
+            models.UniqueConstraint(
+                fields=["tournament", "fide_id"], condition=~Q(fide_id=""), name="player_fide_id_unique_per_tournament"
+            ),
             models.CheckConstraint(condition=Q(rating__gte=1) & Q(rating__lte=3500), name="player_rating_1_3500"),
             models.CheckConstraint(
                 condition=Q(withdrawn_from_round__isnull=True) | Q(withdrawn_from_round__gte=1),

@@ -176,6 +176,12 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             problems.append((0, 0, f"Player {p.id} ({p.name}): rating {p.rating} out of range."))
         if not p.name.strip():
             problems.append((0, 0, f"Player {p.id}: no name."))
+    first_with: dict[str, int] = {}
+    for p in sorted(data.players, key=lambda q: q.id):
+        fide_id = p.fide_id.strip()[:11]
+        if fide_id and fide_id in first_with:
+            problems.append((0, 0, f"Player {p.id} ({p.name}): FIDE id {fide_id} is also player {first_with[fide_id]}'s."))
+        first_with.setdefault(fide_id, p.id)
     if data.total_rounds is not None and not 1 <= data.total_rounds <= 99:
         problems.append((0, 0, f"The file gives {data.total_rounds} rounds; a tournament has 1 to 99."))
     problems.extend((0, 0, message) for message in _point_system_problems(data.points))

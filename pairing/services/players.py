@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from ..models import (
@@ -90,13 +90,28 @@ def set_byes(
     return changes
 
 
+FIDE_ID_TAKEN = "A player with this FIDE id was registered a moment ago (by another arbiter?); nothing was saved."
+
+
+def _saved_unless_fide_id_taken(save: Callable[[], object]):
+    """``save()`` in a savepoint; the unique FIDE id constraint (two adds at once, audit
+    finding 7) becomes a :class:`Conflict` with a sentence instead of a server error."""
+    try:
+        with transaction.atomic():
+            return save()
+    except IntegrityError as exc:
+        if "fide_id" not in str(exc):
+            raise
+        raise Conflict(FIDE_ID_TAKEN) from exc
+
+
 def add_players(tournament: Tournament, rows: list[dict], user=None, how: str = "from a list") -> list[Player]:
     """Register players (field dicts) in one transaction and renumber."""
     with transaction.atomic():
         tournament.lock()
         # one INSERT per 1,000 rows (a 30,000-line list took 19 s one by one)
-        created = Player.objects.bulk_create(
-            [Player(tournament=tournament, **row) for row in rows], batch_size=1000
+        created = _saved_unless_fide_id_taken(
+            lambda: Player.objects.bulk_create([Player(tournament=tournament, **row) for row in rows], batch_size=1000)
         )
         renumber(tournament)
         discard_draft(tournament, user, "Players were added.")
@@ -115,7 +130,7 @@ def add_player(tournament: Tournament, save: Callable[[], Player], user) -> Play
     everyone their pairing numbers again, discard the draft and log it."""
     with transaction.atomic():
         tournament.lock()
-        player = save()
+        player = _saved_unless_fide_id_taken(save)
         renumber(tournament)
         player.refresh_from_db()
         discard_draft(tournament, user, "A player was added.")
@@ -138,7 +153,7 @@ def change_player(
         tournament.lock()
         if seen and Player.objects.get(pk=player.pk).version() != seen:
             raise Conflict(SEEN_CHANGED.format(what=f"{before['name']}'s details"))
-        player = save()
+        player = _saved_unless_fide_id_taken(save)
         renumber(tournament)
         player.refresh_from_db()
         after = player.audit_values(list(before))

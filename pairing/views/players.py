@@ -40,7 +40,13 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
                     del form.errors[name]
         return render(request, "pairing/players.html#player-form", _players_context(t, form))
     if form.is_valid():
-        player = add_player(t, form.save, request.user)
+        try:
+            player = add_player(t, form.save, request.user)
+        except Conflict as exc:
+            form.add_error("fide_id", str(exc))
+            if request.htmx:  # 200 so that htmx swaps in the form with its message
+                return render(request, "pairing/players.html#player-area", _players_context(t, form))
+            return render(request, "pairing/players.html", _players_context(t, form), status=409)
         messages.success(request, f"{player.name} registered as number {player.tpn}.")
         namesakes = t.player_set.filter(name__iexact=player.name).exclude(pk=player.pk).order_by("tpn")
         if namesakes:
@@ -128,15 +134,21 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
     """A pasted list or CSV file: every line checked first, nothing written on any error."""
     t = get_tournament_for_arbiter(request, slug)
     form = PlayerListForm(request.POST or None, request.FILES or None, tournament=t)
+    status = 400 if request.method == "POST" else 200
     if request.method == "POST" and form.is_valid():
-        count = len(add_players(t, [row.values for row in form.cleaned_data["players"]], request.user))
-        messages.success(request, f"{count} players added.")
-        return redirect("pairing:players", slug=t.slug)
+        try:
+            count = len(add_players(t, [row.values for row in form.cleaned_data["players"]], request.user))
+        except Conflict as exc:
+            form.add_error(None, str(exc))
+            status = 409
+        else:
+            messages.success(request, f"{count} players added.")
+            return redirect("pairing:players", slug=t.slug)
     return render(
         request,
         "pairing/players_import.html",
         {"t": t, "form": form},
-        status=400 if request.method == "POST" else 200,
+        status=status,
     )
 
 

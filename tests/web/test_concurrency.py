@@ -596,3 +596,21 @@ def test_other_database_errors_are_not_dressed_up_as_busy(monkeypatch, chief, ch
     monkeypatch.setattr(round_views, "record_result", broken)
     with pytest.raises(OperationalError):
         chief_client.post(reverse("pairing:game_result", args=[tournament.slug, 1, game.pk]), {"result": "1-0"})
+
+
+# ------------------------------------------------------------------ audit finding 7
+
+
+@_race
+@pytest.mark.parametrize("attempt", range(5))
+def test_audit_finding_7_two_adds_with_the_same_fide_id_at_once_one_saves(attempt, chief, deputy, tournament):
+    """Both forms passed the FIDE id check before either saved: 8 of 10 races saved both,
+    and the rating report repeated the id."""
+    post = {"name": "Zupan, Ana", "rating": "2105", "fide_id": "14600000"}
+    url = reverse("pairing:players", args=[tournament.slug])
+    outcomes = run_together(
+        lambda: logged_in(chief).post(url, post).status_code,
+        lambda: logged_in(deputy).post(url, {**post, "name": "Zupan, Anna"}).status_code,
+    )
+    assert sorted(outcomes) in ([302, 409], [200, 302]), outcomes  # 200: the form's own check, once the other saved
+    assert tournament.player_set.filter(fide_id="14600000").count() == 1

@@ -226,3 +226,28 @@ def test_audit_finding_6_renumbering_writes_only_the_numbers_that_change(chief, 
     assert sum(sql.count(" WHEN ") for sql in updates) == 1
     assert all(sql.count("%s") < 1200 and len(sql) < 20000 for sql in updates)
     assert tournament.player_set.get(name="Late, Entry").tpn == 601
+
+
+def test_audit_finding_7_the_database_refuses_a_repeated_fide_id(tournament):
+    from django.db import IntegrityError, transaction
+
+    from pairing.models import Player
+
+    Player.objects.create(tournament=tournament, name="A", rating=2000, fide_id="14600000")
+    Player.objects.create(tournament=tournament, name="B", rating=2000, fide_id="")
+    Player.objects.create(tournament=tournament, name="C", rating=2000, fide_id="")  # no id: any number of them
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(tournament=tournament, name="D", rating=2000, fide_id="14600000")
+
+
+def test_audit_finding_7_a_clash_found_by_the_database_is_a_message_not_an_error(chief_client, tournament, monkeypatch):
+    """The form's check passed (the other add was not saved yet); the constraint decides."""
+    from pairing.forms import PlayerForm
+    from pairing.models import Player
+
+    Player.objects.create(tournament=tournament, name="Zupan, Ana", rating=2105, fide_id="14600000")
+    monkeypatch.setattr(PlayerForm, "clean_fide_id", lambda self: self.cleaned_data["fide_id"])
+    response = chief_client.post(players_url(tournament), {"name": "Zupan, Anna", "rating": "2105", "fide_id": "14600000"})
+    assert response.status_code == 409
+    assert "registered a moment ago" in response.content.decode()
+    assert tournament.player_set.count() == 1

@@ -277,3 +277,14 @@ def test_audit_finding_4_an_imported_name_with_a_control_character_is_refused(ch
     assert f"<tr><td>{line}</td><td>21</td><td>expected plain text in fixed columns, found the control character" in (
         response.content.decode())
     assert not Player.objects.filter(tournament=tournament).exists()
+
+
+def test_audit_finding_7_a_file_that_repeats_a_fide_id_is_refused(chief_client, tournament):
+    lines = GOOD_TRF.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(("001    1 ", "001    2 ")):
+            lines[i] = line[:57] + "14600000".rjust(11) + line[68:]
+    response = chief_client.post(reverse("pairing:trf_import", args=[tournament.slug]), {"text": "\n".join(lines)})
+    assert response.status_code == 400
+    assert "Player 2 (Player 2): FIDE id 14600000 is also player 1&#x27;s." in response.content.decode()
+    assert not Player.objects.filter(tournament=tournament).exists()
