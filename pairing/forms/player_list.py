@@ -166,6 +166,24 @@ def _unquoted_comma_name(row: list[str], delimiter: str) -> bool:
     return looks_like_a_name and (rating == "" or rating.isdigit())
 
 
+def _uploaded_text(upload, latin1_fallback: bool) -> str:
+    """The text of an uploaded file ('' without one): at most MAX_FILE_BYTES, UTF-8 (a
+    byte-order mark is dropped) or, where allowed, Latin-1; no NUL character."""
+    if upload is None:
+        return ""
+    if upload.size > MAX_FILE_BYTES:
+        raise forms.ValidationError(f"The file is larger than {MAX_FILE_BYTES // 1024 // 1024} MB.")
+    raw = upload.read()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        if not latin1_fallback:
+            raise forms.ValidationError("The file is not UTF-8 text.") from exc
+        text = raw.decode("latin-1")
+    _refuse_nul(text)
+    return text
+
+
 class PlayerListForm(forms.Form):
     text = forms.CharField(
         label="Players, one a line",
@@ -180,16 +198,7 @@ class PlayerListForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        text = data.get("text") or ""
-        upload = data.get("file")
-        if upload is not None:
-            if upload.size > MAX_FILE_BYTES:
-                raise forms.ValidationError(f"The file is larger than {MAX_FILE_BYTES // 1024 // 1024} MB.")
-            try:
-                text = upload.read().decode("utf-8-sig")
-            except UnicodeDecodeError as exc:
-                raise forms.ValidationError("The file is not UTF-8 text.") from exc
-            _refuse_nul(text)
+        text = _uploaded_text(data.get("file"), latin1_fallback=False) or data.get("text") or ""
         if not text.strip():
             raise forms.ValidationError("Paste a list or choose a file.")
         players, errors = parse_player_list(text, self.tournament)
@@ -205,17 +214,7 @@ class TrfImportForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        text = data.get("text") or ""
-        upload = data.get("file")
-        if upload is not None:
-            if upload.size > MAX_FILE_BYTES:
-                raise forms.ValidationError(f"The file is larger than {MAX_FILE_BYTES // 1024 // 1024} MB.")
-            raw = upload.read()
-            try:
-                text = raw.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                text = raw.decode("latin-1")
-            _refuse_nul(text)
+        text = _uploaded_text(data.get("file"), latin1_fallback=True) or data.get("text") or ""
         if not text.strip():
             raise forms.ValidationError("Paste the TRF text or choose a file.")
         data["trf"] = text
