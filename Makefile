@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test setup lint browser-deps clean
+.PHONY: run test setup lint test-deps clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,12 +22,13 @@ run: $(STAMP)
 	$(PY) manage.py demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
-## make test: set up and run the whole test suite (SQLite, real browser included)
-test: $(STAMP) browser-deps
+## make test: set up and run the whole test suite (SQLite, real browser and nginx included)
+test: $(STAMP) test-deps
 	$(PY) -m pytest
 
-browser-deps:
+test-deps:
 	@bash scripts/ensure-chromium.sh
+	@bash scripts/ensure-nginx.sh
 
 lint: export DJANGO_DEBUG = true
 lint: $(STAMP)

@@ -84,6 +84,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # refuses an over-large body from its Content-Length, before the CSRF check reads it
+    "arbiter_site.request_limits.RequestSizeLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -189,6 +191,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 DATA_UPLOAD_MAX_NUMBER_FIELDS = env_int("DJANGO_MAX_FORM_FIELDS", 20000)
 # Pasted TRF files of big events (10,000 players x 13 rounds is about 2.5 MB).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_MAX_UPLOAD_BYTES", 10 * 1024 * 1024)
+# An uploaded file over this size is spooled to a temporary file rather than kept in memory.
+FILE_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_FILE_UPLOAD_MEMORY_BYTES", 2621440)
+# Whole request bodies, refused from their Content-Length before they are read
+# (arbiter_site/request_limits.py): any request, and a request from someone not logged in.
+# The reverse proxy of docker-compose.yml refuses over 12 MB too (client_max_body_size).
+MAX_REQUEST_BYTES = env_int("DJANGO_MAX_REQUEST_BYTES", 12 * 1024 * 1024)
+MAX_ANONYMOUS_REQUEST_BYTES = env_int("DJANGO_MAX_ANONYMOUS_REQUEST_BYTES", 64 * 1024)
+if MAX_ANONYMOUS_REQUEST_BYTES < 4096 or MAX_REQUEST_BYTES < MAX_ANONYMOUS_REQUEST_BYTES:
+    raise ImproperlyConfigured(
+        "DJANGO_MAX_ANONYMOUS_REQUEST_BYTES must be at least 4096 and at most DJANGO_MAX_REQUEST_BYTES"
+    )
 
 # Production hardening (behind HTTPS).
 if not DEBUG:

@@ -2,7 +2,8 @@
 # Start script of the web container (and of any production start outside one):
 #   1. refuse to start in production mode without a secret key and allowed hosts;
 #   2. wait, a bounded number of times, for the database;
-#   3. Django's deploy checks, migrations, collectstatic;
+#   3. Django's deploy checks; a backup when there are migrations to apply (an upgrade);
+#      migrations; collectstatic;
 #   4. exec the command (gunicorn by default).
 # Works from any directory: it runs from the repository root (/app in the image), with
 # $PYTHON, else `python`, else `python3` from PATH.  Tested directly against PostgreSQL
@@ -59,11 +60,36 @@ until last_error=$("$PYTHON" manage.py shell -c \
   sleep "$interval"
 done
 
+# A database with migrations to apply (an upgrade) is backed up first, into
+# $DB_BACKUP_DIR (the "backups" volume in docker-compose.yml); no backup, no migration.
+# DB_BACKUP_BEFORE_MIGRATE=false skips it (only after taking a backup another way).
+# A new, empty database (the first start) has nothing to back up.
+migrations=$("$PYTHON" manage.py shell -c "
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+executor = MigrationExecutor(connection)
+plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+print('current' if not plan else 'pending' if executor.loader.applied_migrations else 'new')
+" | tail -n 1)
+if [ "$migrations" = pending ]; then
+  case "$(printf '%s' "${DB_BACKUP_BEFORE_MIGRATE:-true}" | tr '[:upper:]' '[:lower:]')" in
+    0 | false | no | off)
+      say "migrations to apply; DB_BACKUP_BEFORE_MIGRATE=${DB_BACKUP_BEFORE_MIGRATE}: no backup taken." ;;
+    *)
+      say "migrations to apply: backing up the database first..."
+      if ! backup=$("$PYTHON" manage.py backupdb --label before-migrate ${DB_BACKUP_DIR:+--dir "$DB_BACKUP_DIR"}); then
+        say "the backup failed, so nothing was migrated. Fix the cause above, or take a backup"
+        say "another way (README, 'Backups') and start once with DB_BACKUP_BEFORE_MIGRATE=false."
+        exit 3
+      fi
+      say "backup written: $backup" ;;
+  esac
+fi
 "$PYTHON" manage.py migrate --noinput
 "$PYTHON" manage.py collectstatic --noinput --verbosity 0
 
 if [ "$#" -eq 0 ]; then
-  set -- gunicorn arbiter_site.wsgi:application --bind 0.0.0.0:8000 --access-logfile -
+  set -- gunicorn -c docker/gunicorn.conf.py arbiter_site.wsgi:application
 fi
 say "ready, starting: $*"
 exec "$@"

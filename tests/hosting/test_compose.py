@@ -41,7 +41,7 @@ def _as_list(command) -> list[str]:
 
 
 def test_services_and_volumes(compose):
-    assert set(compose["services"]) == {"db", "web"}
+    assert set(compose["services"]) == {"db", "web", "proxy"}
     assert "pgdata" in compose["volumes"]
 
 
@@ -61,12 +61,54 @@ def test_web_builds_here_runs_gunicorn_after_a_healthy_db(compose):
     web = compose["services"]["web"]
     assert web["build"] in (".", {"context": "."})
     command = _as_list(web["command"])
-    assert command[0] == "gunicorn" and "arbiter_site.wsgi:application" in command
-    assert "0.0.0.0:8000" in command
+    assert command[:3] == ["gunicorn", "-c", "docker/gunicorn.conf.py"]
+    assert "arbiter_site.wsgi:application" in command
     assert web["depends_on"]["db"]["condition"] == "service_healthy"
     assert web["env_file"] in (".env", [".env"])
     assert "@db:5432/" in web["environment"]["DATABASE_URL"]
-    assert any(str(p).endswith(":8000") for p in web["ports"])
+
+
+def test_audit_finding_1_only_the_proxy_publishes_ports(compose):
+    """gunicorn is reachable on the stack's internal network only: clients cannot skip
+    nginx (and the address it puts in X-Forwarded-For is the one the app may trust)."""
+    services = compose["services"]
+    assert [name for name, service in services.items() if service.get("ports")] == ["proxy"]
+    assert [str(p) for p in services["web"]["expose"]] == ["8000"]
+    assert services["web"]["environment"]["DJANGO_TRUSTED_PROXIES"] == "1"
+    proxy = services["proxy"]
+    assert proxy["image"].split(":")[0] == "nginx" and re.fullmatch(r"\d+(\.\d+)*", proxy["image"].split(":")[1])
+    assert sorted(str(p).rsplit(":", 1)[1] for p in proxy["ports"]) == ["443", "80"]
+    assert "./docker/nginx/nginx.conf:/etc/nginx/nginx.conf:ro" in proxy["volumes"]
+    assert any(v.endswith(":/etc/nginx/certs:ro") for v in proxy["volumes"])
+    assert proxy["depends_on"]["web"]["condition"] == "service_healthy"
+    assert "/proxy-health" in " ".join(_as_list(proxy["healthcheck"]["test"]))
+
+
+def test_audit_finding_1_gunicorn_uses_threaded_workers_everywhere_it_is_started(compose, dockerfile):
+    config = {}
+    exec(compile((ROOT / "docker" / "gunicorn.conf.py").read_text(), "gunicorn.conf.py", "exec"), config)
+    assert config["worker_class"] == "gthread" and config["threads"] >= 4
+    assert config["bind"] == ["0.0.0.0:8000"] and config["timeout"] == 120
+    cmd = json.loads(dict(dockerfile)["CMD"])
+    assert cmd[:3] == ["gunicorn", "-c", "docker/gunicorn.conf.py"]
+    assert "gunicorn -c docker/gunicorn.conf.py" in (ROOT / "docker" / "entrypoint.sh").read_text()
+
+
+def test_audit_finding_1_the_proxy_buffers_and_limits_request_bodies():
+    conf = (ROOT / "docker" / "nginx" / "nginx.conf").read_text()
+    directives = dict(
+        re.match(r"\s*([a-z_]+)\s+(.*?);", line).groups()
+        for line in conf.splitlines() if re.match(r"\s*[a-z_]+\s+.*;\s*$", line)
+    )
+    assert directives["client_max_body_size"] == "12m"
+    assert directives["proxy_request_buffering"] == "on"
+    assert directives["client_body_timeout"] == "30s" and directives["client_header_timeout"] == "15s"
+    assert directives["proxy_pass"] == "http://app" and "server web:8000;" in conf
+    # the client's own X-Forwarded-For is replaced, not appended to
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in conf
+    from django.conf import settings
+
+    assert settings.MAX_REQUEST_BYTES == 12 * 1024 * 1024  # the app's limit is the proxy's
 
 
 def test_web_healthcheck_calls_the_health_endpoint(compose):

@@ -14,7 +14,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ROOT / "arbiter_site" / "settings.py"
 # Files that may read a variable of .env.example besides the settings.
-READERS = [ROOT / "docker" / "entrypoint.sh", ROOT / "docker-compose.yml", ROOT / "docker" / "healthcheck.py"]
+READERS = [
+    ROOT / "docker" / "entrypoint.sh", ROOT / "docker-compose.yml", ROOT / "docker" / "healthcheck.py",
+    ROOT / "docker" / "gunicorn.conf.py",
+]
 # Read only by programs rather than by our files (none yet; document each in .env.example).
 READ_ELSEWHERE: set[str] = set()
 
@@ -131,6 +134,8 @@ def test_every_variable_compose_and_the_start_script_read_is_in_env_example():
     in_compose = set(re.findall(r"(?<!\$)\$\{([A-Z][A-Z0-9_]*)", compose))
     script = (ROOT / "docker" / "entrypoint.sh").read_text()
     in_script = set(re.findall(r"\$\{([A-Z][A-Z0-9_]*)", script))
-    assert {"POSTGRES_PASSWORD", "WEB_PORT"} <= in_compose and "DB_WAIT_TRIES" in in_script
-    missing = sorted((in_compose | in_script) - listed - NOT_FOR_ENV_FILE)
+    assert {"POSTGRES_PASSWORD", "HTTPS_PORT"} <= in_compose and "DB_WAIT_TRIES" in in_script
+    in_gunicorn = variables_read_by((ROOT / "docker" / "gunicorn.conf.py").read_text())
+    assert {"WEB_CONCURRENCY", "GUNICORN_THREADS"} <= in_gunicorn
+    missing = sorted((in_compose | in_script | in_gunicorn) - listed - NOT_FOR_ENV_FILE)
     assert not missing, f"add to .env.example: {missing}"
