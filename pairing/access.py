@@ -8,27 +8,37 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
-from .models import Game, Player, Round, Tournament
+from .models import DeputyInvitation, Game, Player, Round, Tournament
 
 
 def get_tournament_for_arbiter(request: HttpRequest, slug: str) -> Tournament:
     """The tournament, if the user is its chief arbiter or a deputy.
 
-    404 for an unknown slug; 403 for a signed-in user who is not one of its arbiters.
-    (Anonymous users never get here: arbiter views are ``@login_required``.)
+    404 for an unknown slug, and for a private tournament of someone else (its existence
+    is not disclosed: the same answer as an unknown one); 403 for a public tournament of
+    someone else.  (Anonymous users never get here: arbiter views are ``@login_required``.)
     """
     tournament = get_object_or_404(Tournament.objects.select_related("owner"), slug=slug)
     if not tournament.is_arbiter(request.user):
-        raise PermissionDenied("You are not an arbiter of this tournament.")
+        _refuse(tournament, "You are not an arbiter of this tournament.")
     return tournament
 
 
 def get_tournament_for_owner(request: HttpRequest, slug: str) -> Tournament:
-    """Only the chief arbiter (the owner) may change the arbiter team or delete."""
+    """Only the chief arbiter (the owner) may change the arbiter team or delete.  A
+    deputy is told so (403); a stranger is answered as for the arbiter pages."""
     tournament = get_object_or_404(Tournament, slug=slug)
     if not request.user.is_authenticated or tournament.owner_id != request.user.pk:
+        if not tournament.is_arbiter(request.user):
+            _refuse(tournament, "Only the chief arbiter can do this.")
         raise PermissionDenied("Only the chief arbiter can do this.")
     return tournament
+
+
+def _refuse(tournament: Tournament, reason: str):
+    if not tournament.public:
+        raise Http404("No such tournament.")
+    raise PermissionDenied(reason)
 
 
 def get_tournament_for_viewer(request: HttpRequest, slug: str) -> Tournament:
@@ -57,3 +67,10 @@ def get_player(tournament: Tournament, pk: int) -> Player:
 
 def get_game(round_: Round, pk: int) -> Game:
     return get_object_or_404(Game.objects.select_related("white", "black", "round"), round=round_, pk=pk)
+
+
+def get_invitation_for(request: HttpRequest, pk: int) -> DeputyInvitation:
+    """An invitation to the signed-in account; anyone else's is a 404."""
+    return get_object_or_404(
+        DeputyInvitation.objects.select_related("tournament"), pk=pk, username=request.user.get_username()
+    )

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("health/", views.health, name="health"),
     path("new/", views.tournament_create, name="tournament_create"),
+    path("invitations/<int:pk>/", views.invitation_answer, name="invitation_answer"),
     path(T, views.tournament, name="tournament"),
     path(T + "settings/", views.tournament_settings, name="settings"),
     path(T + "audit/", views.audit_trail, name="audit"),

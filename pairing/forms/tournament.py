@@ -5,7 +5,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.utils.text import slugify
 
 from ..models import ColourMethod, Tournament
@@ -150,11 +149,14 @@ class TournamentForm(forms.ModelForm):
 
 
 class DeputyForm(forms.Form):
+    """A username for the arbiter team.  It is not looked up: whether an account of
+    that name exists is not disclosed (the invitation waits for it)."""
+
     username = forms.CharField(max_length=150)
 
     def clean_username(self):
-        name = self.cleaned_data["username"].strip()
-        try:
-            return get_user_model().objects.get(username=name)
-        except get_user_model().DoesNotExist as exc:
-            raise forms.ValidationError(f"No user called {name!r}.") from exc
+        return self.cleaned_data["username"].strip()
+
+    def clean(self):
+        refuse_control_characters(self)
+        return super().clean()

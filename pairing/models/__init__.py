@@ -21,13 +21,17 @@ from .choices import (
     Sex,
     Title,
     audit_value,
+    stale_form,
     version_token,
 )
 from .player import Player, PlayerQuerySet
 from .rounds import Bye, ByeQuerySet, ForbiddenPair, ForbiddenPairQuerySet, Game, GameQuerySet, Round, Seat
+from .team import DeputyInvitation
 from .tournament import Tournament, TournamentQuerySet
 
 __all__ = [
+    "stale_form",
+    "DeputyInvitation",
     "AUDIT_LIST_SHOWN", "REQUESTED_BYES", "RESULT_KEYS", "SEEN_CHANGED", "SIDES", "TITLE_ORDER",
     "AuditAction", "AuditEntry", "AuditEntryQuerySet", "Bye", "ByeKind", "ByeQuerySet", "ColourChoice",
     "ColourMethod", "Conflict", "ForbiddenPair", "ForbiddenPairQuerySet", "Game", "GameQuerySet", "GameResult",

@@ -101,6 +101,15 @@ def version_token(values: dict) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
 
+def stale_form(what: str) -> str:
+    """A changing form sent without the version it was made from (``seen``/``expected``):
+    refused, since without it a stale page would overwrite another arbiter's change."""
+    return (
+        f"This page did not say which {what} it showed (an old or incomplete page). "
+        "Nothing was saved: reload it and try again."
+    )
+
+
 SEEN_CHANGED = (
     "{what} changed since you opened this page (another arbiter saved first; see the audit trail). "
     "Nothing was saved. Check the values and save again to replace theirs."

@@ -1,4 +1,4 @@
-"""Creating a tournament, its settings and its deputy arbiters."""
+"""Creating a tournament and its settings (the arbiter team: :mod:`.deputies`)."""
 
 from __future__ import annotations
 
@@ -44,17 +44,3 @@ def save_settings(tournament: Tournament, save: Callable[[], Tournament], user, 
                 before={f: before[f] for f in changed}, after={f: after[f] for f in changed},
             )
     return t
-
-
-def change_deputy(tournament: Tournament, user, deputy, add: bool) -> None:
-    with transaction.atomic():
-        before = tournament.deputy_names()
-        if add:
-            tournament.deputies.add(deputy)
-        else:
-            tournament.deputies.remove(deputy)
-        text = f"{deputy.username} added as deputy." if add else f"{deputy.username} is no longer a deputy."
-        AuditEntry.log(
-            tournament, user, AuditAction.DEPUTY, text, obj=tournament, label=tournament.name,
-            before={"deputies": before}, after={"deputies": tournament.deputy_names()},
-        )

@@ -21,7 +21,15 @@ from .rounds import (
     round_publish,
     round_swap,
 )
-from .tournaments import dashboard, deputies, health, tournament, tournament_create, tournament_settings
+from .tournaments import (
+    dashboard,
+    deputies,
+    health,
+    invitation_answer,
+    tournament,
+    tournament_create,
+    tournament_settings,
+)
 
 __all__ = [
     "absences",
@@ -30,6 +38,7 @@ __all__ = [
     "crosstable",
     "dashboard",
     "deputies",
+    "invitation_answer",
     "forbidden_pair_delete",
     "forbidden_pairs",
     "game_result",

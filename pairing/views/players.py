@@ -8,7 +8,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from ..access import get_player, get_tournament_for_arbiter
 from ..forms import ForbiddenPairForm, PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
-from ..models import Conflict, ForbiddenPair
+from ..models import Conflict, ForbiddenPair, stale_form
 from ..services.forbidden_pairs import allow_pair, forbid_pair
 from ..services.interchange import ImportRefused, import_trf
 from ..services.players import add_player, add_players, change_player, delete_player, withdraw
@@ -71,9 +71,12 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     before = player.audit_values()
     # the version the form was made from: a save over another arbiter's change is refused
     seen = request.POST.get("seen", "") if request.method == "POST" else player.version()
-    form = PlayerForm(request.POST or None, instance=player, tournament=t)
+    form = PlayerForm(request.POST if request.method == "POST" else None, instance=player, tournament=t)
     status = 400 if request.method == "POST" else 200
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and not seen:
+        form.is_valid()
+        form.add_error(None, stale_form("player's details"))
+    elif request.method == "POST" and form.is_valid():
         try:
             change_player(t, player, form.save, request.user, before, seen)
         except Conflict as exc:
@@ -127,6 +130,24 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return redirect("pairing:players", slug=t.slug)
 
 
+# A refused text longer than this is not sent back in the page (audit finding 10: a 9 MB
+# input was echoed in full); the arbiter corrects the file and sends it again.
+ECHO_LIMIT = 200_000
+# Problems listed on the page; the rest are counted.
+SHOWN_PROBLEMS = 100
+
+
+def _drop_long_echo(form) -> str:
+    """Empty the refused form's text box when its text is too long to send back; returns
+    the text's length in characters, written out ('' when it is shown again)."""
+    text = form.data.get("text", "") if form.is_bound else ""
+    if len(text) <= ECHO_LIMIT:
+        return ""
+    form.data = form.data.copy()
+    form.data["text"] = ""
+    return f"{len(text):,}"
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 @tells_of_a_discarded_draft
@@ -144,10 +165,12 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"{count} players added.")
             return redirect("pairing:players", slug=t.slug)
+    errors = list(form.non_field_errors()) if form.is_bound else []
     return render(
         request,
         "pairing/players_import.html",
-        {"t": t, "form": form},
+        {"t": t, "form": form, "dropped": _drop_long_echo(form), "errors": errors[:SHOWN_PROBLEMS],
+         "more_errors": max(0, len(errors) - SHOWN_PROBLEMS)},
         status=status,
     )
 
@@ -171,7 +194,8 @@ def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "pairing/trf_import.html",
-        {"t": t, "form": form, "problems": problems},
+        {"t": t, "form": form, "dropped": _drop_long_echo(form), "problems": problems[:SHOWN_PROBLEMS],
+         "problem_count": len(problems), "more_problems": max(0, len(problems) - SHOWN_PROBLEMS)},
         status=400 if failed else 200,
     )
 

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from ..access import get_game, get_round, get_tournament_for_arbiter, get_tournament_for_viewer
 from ..forms import SwapForm
-from ..models import RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus
+from ..models import RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus, stale_form
 from ..reports.pairing_list import not_paired
 from ..reports.standings import figure
 from ..services.players import set_byes
@@ -52,7 +52,9 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         wanted = {p.pk: request.POST[f"kind-{p.pk}"] for p in players if f"kind-{p.pk}" in request.POST}
         try:
-            changes = set_byes(t, number, wanted, request.user, _seen_byes(request.POST.get("seen")))
+            if "seen" not in request.POST:
+                raise Conflict(stale_form("byes"))
+            changes = set_byes(t, number, wanted, request.user, _seen_byes(request.POST["seen"]))
         except Conflict as exc:
             messages.error(request, str(exc))
         except ValueError as exc:
@@ -69,10 +71,8 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _seen_byes(raw: str | None) -> dict[int, str] | None:
-    """The byes the page showed, ``"12:H,15:Z"`` (None: an old page without them)."""
-    if raw is None:
-        return None
+def _seen_byes(raw: str) -> dict[int, str]:
+    """The byes the page showed, ``"12:H,15:Z"``."""
     seen = {}
     for item in filter(None, raw.split(",")):
         pk, _, kind = item.partition(":")
@@ -300,8 +300,11 @@ def game_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpRe
     raw = request.POST.get("result", "")
     result = RESULT_KEYS.get(raw, raw)
     error = ""
+    expected = request.POST.get("expected")
     try:
-        record_result(game, result, request.user, expected=request.POST.get("expected"))
+        if expected is None:
+            raise Conflict(f"Board {game.board}: " + stale_form("result"))
+        record_result(game, result, request.user, expected=expected)
     except Conflict as exc:
         error = str(exc)
     except ValueError as exc:

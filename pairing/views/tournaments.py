@@ -10,10 +10,16 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from ..access import get_public_tournament, get_tournament_for_arbiter, get_tournament_for_owner
+from ..access import (
+    get_invitation_for,
+    get_public_tournament,
+    get_tournament_for_arbiter,
+    get_tournament_for_owner,
+)
 from ..forms import DeputyForm, TournamentForm
-from ..models import Conflict, RoundStatus, Tournament
-from ..services.tournaments import change_deputy, log_created, save_settings
+from ..models import Conflict, RoundStatus, Tournament, stale_form
+from ..services import deputies as team
+from ..services.tournaments import log_created, save_settings
 from .notices import tells_of_a_discarded_draft
 
 logger = logging.getLogger(__name__)
@@ -45,7 +51,8 @@ def health(request: HttpRequest) -> HttpResponse:
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
     tournaments = Tournament.objects.for_arbiter(request.user).select_related("owner")
-    return render(request, "pairing/dashboard.html", {"tournaments": tournaments})
+    invitations = team.invitations_for(request.user)
+    return render(request, "pairing/dashboard.html", {"tournaments": tournaments, "invitations": invitations})
 
 
 @login_required
@@ -116,9 +123,13 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     before = t.audit_values()
     # the version the form was made from: a save over another arbiter's change is refused
     seen = request.POST.get("seen", "") if request.method == "POST" else t.version()
-    form = TournamentForm(request.POST or None, instance=t)
+    form = TournamentForm(request.POST if request.method == "POST" else None, instance=t)
     status = 200
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and not seen:
+        form.is_valid()
+        form.add_error(None, stale_form("settings"))
+        status = 400
+    elif request.method == "POST" and form.is_valid():
         try:
             t = save_settings(t, form.save, request.user, before, seen)
         except Conflict as exc:
@@ -142,19 +153,38 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def deputies(request: HttpRequest, slug: str) -> HttpResponse:
-    """Add (or with ``remove``, take away) a deputy arbiter; chief arbiter only."""
+    """The arbiter team, chief arbiter only: invite a username (the default), or with
+    ``remove`` take a deputy away, or with ``withdraw`` take an invitation back."""
     t = get_tournament_for_owner(request, slug)
     form = DeputyForm(request.POST)
     if form.is_valid():
-        user = form.cleaned_data["username"]
-        if "remove" in request.POST:
-            change_deputy(t, request.user, user, add=False)
-            messages.success(request, f"{user.username} removed.")
-        elif user.pk == t.owner_id:
-            messages.error(request, "The chief arbiter is already in charge.")
+        username = form.cleaned_data["username"]
+        try:
+            if "remove" in request.POST:
+                text = team.remove(t, request.user, username)
+            elif "withdraw" in request.POST:
+                text = team.withdraw_invitation(t, request.user, username)
+            else:
+                text = team.invite(t, request.user, username)
+        except team.Refused as exc:
+            messages.error(request, str(exc))
         else:
-            change_deputy(t, request.user, user, add=True)
-            messages.success(request, f"{user.username} is now a deputy arbiter.")
+            messages.success(request, text)
     else:
         messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
     return redirect("pairing:settings", slug=t.slug)
+
+
+@login_required
+@require_POST
+def invitation_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    """The invited account accepts (``accept``) or declines an invitation to a team.
+    Someone else's invitation is a 404, like one that does not exist."""
+    invitation = get_invitation_for(request, pk)
+    try:
+        text = team.answer(invitation, request.user, accept="accept" in request.POST)
+    except team.Refused as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, text)
+    return redirect("pairing:dashboard")

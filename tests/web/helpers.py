@@ -28,3 +28,15 @@ def play_round(t, user=None, results=None):
         record_result(g, (results or {}).get(i, GameResult.WHITE_WINS), user)
     rnd.refresh_from_db()
     return rnd
+
+
+def shown_byes(t, number: int) -> str:
+    """The ``seen`` field of the byes page for round ``number`` as it would be sent now."""
+    from pairing.models import Bye
+
+    return ",".join(f"{b.player_id}:{b.kind}" for b in Bye.objects.filter(tournament=t, round_number=number))
+
+
+def shown_version(row) -> str:
+    """The ``seen`` field of a settings or player form opened now."""
+    return type(row).objects.get(pk=row.pk).version()

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from pairing.models import Bye, ByeKind, Player
 from pairing.services import rounds
-from tests.web.helpers import play_round
+from tests.web.helpers import play_round, shown_byes
 
 
 def absences_url(t):
@@ -15,7 +15,7 @@ def absences_url(t):
 
 
 def test_a_half_point_bye_keeps_the_player_out_of_the_pairing(chief_client, chief, tournament, players):
-    chief_client.post(absences_url(tournament), {"round": 1, f"kind-{players[0].pk}": ByeKind.HALF})
+    chief_client.post(absences_url(tournament), {"round": 1, "seen": shown_byes(tournament, 1), f"kind-{players[0].pk}": ByeKind.HALF})
     assert Bye.objects.get().kind == ByeKind.HALF
     rnd = rounds.pair_next_round(tournament, chief)
     paired = {pk for g in rnd.game_set.all() for pk in (g.white_id, g.black_id)} | {rnd.pab().player_id}
@@ -23,20 +23,20 @@ def test_a_half_point_bye_keeps_the_player_out_of_the_pairing(chief_client, chie
 
 
 def test_a_bye_for_a_later_round_can_be_set_in_advance(chief_client, tournament, players):
-    chief_client.post(absences_url(tournament), {"round": 3, f"kind-{players[0].pk}": ByeKind.ZERO})
+    chief_client.post(absences_url(tournament), {"round": 3, "seen": shown_byes(tournament, 3), f"kind-{players[0].pk}": ByeKind.ZERO})
     assert Bye.objects.get().round_number == 3
 
 
 def test_clearing_a_bye_puts_the_player_back(chief_client, tournament, players):
-    chief_client.post(absences_url(tournament), {"round": 1, f"kind-{players[0].pk}": ByeKind.HALF})
-    chief_client.post(absences_url(tournament), {"round": 1, f"kind-{players[0].pk}": ""})
+    chief_client.post(absences_url(tournament), {"round": 1, "seen": shown_byes(tournament, 1), f"kind-{players[0].pk}": ByeKind.HALF})
+    chief_client.post(absences_url(tournament), {"round": 1, "seen": shown_byes(tournament, 1), f"kind-{players[0].pk}": ""})
     assert not Bye.objects.exists()
 
 
 def test_an_unknown_bye_kind_writes_nothing(chief_client, tournament, players):
     response = chief_client.post(
         absences_url(tournament),
-        {"round": 1, f"kind-{players[0].pk}": ByeKind.HALF, f"kind-{players[1].pk}": "U"},
+        {"round": 1, "seen": shown_byes(tournament, 1), f"kind-{players[0].pk}": ByeKind.HALF, f"kind-{players[1].pk}": "U"},
         follow=True,
     )
     assert "unknown choice" in response.content.decode()
@@ -45,7 +45,7 @@ def test_an_unknown_bye_kind_writes_nothing(chief_client, tournament, players):
 
 def test_byes_for_a_published_round_are_refused(chief_client, chief, tournament, players):
     play_round(tournament, chief)
-    response = chief_client.post(absences_url(tournament), {"round": 1, f"kind-{players[0].pk}": "H"}, follow=True)
+    response = chief_client.post(absences_url(tournament), {"round": 1, "seen": shown_byes(tournament, 1), f"kind-{players[0].pk}": "H"}, follow=True)
     assert "Byes can be set for rounds 2 to 5" in response.content.decode()
     assert not Bye.objects.filter(kind=ByeKind.HALF).exists()
 
@@ -95,7 +95,7 @@ def test_a_withdrawal_after_the_last_round_is_refused(chief_client, tournament, 
 
 
 def test_a_full_point_bye_can_be_requested(chief_client, tournament, players):
-    chief_client.post(absences_url(tournament), {"round": 1, f"kind-{players[0].pk}": ByeKind.FULL})
+    chief_client.post(absences_url(tournament), {"round": 1, "seen": shown_byes(tournament, 1), f"kind-{players[0].pk}": ByeKind.FULL})
     assert Bye.objects.get().kind == ByeKind.FULL
 
 

@@ -1,7 +1,10 @@
-"""Who may see and change what: chief arbiter and deputy yes, another arbiter 403,
-unknown slug 404, anonymous to the login page, GET on a POST-only view 405."""
+"""Who may see and change what: chief arbiter and deputy yes, another arbiter 403 on a
+public tournament and 404 on a private one (as for an unknown slug), anonymous to the
+login page, GET on a POST-only view 405."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from django.urls import reverse
@@ -43,9 +46,20 @@ def test_arbiter_pages_work_for_a_deputy(deputy_client, tournament, players, nam
     assert deputy_client.get(url(name, **kw)).status_code == 200
 
 
-@pytest.mark.parametrize("name,kw", ARBITER_PAGES)
-def test_arbiter_pages_are_403_for_another_arbiter(stranger_client, tournament, name, kw):
+@pytest.mark.parametrize("name,kw", [page for page in ARBITER_PAGES if page[0] != "pairing:tournament"])
+def test_arbiter_pages_of_a_public_tournament_are_403_for_another_arbiter(stranger_client, tournament, name, kw):
+    Tournament.objects.filter(pk=tournament.pk).update(public=True)
     assert stranger_client.get(url(name, **kw)).status_code == 403
+
+
+@pytest.mark.parametrize("name,kw", ARBITER_PAGES)
+def test_audit_finding_10_a_private_tournament_is_404_for_another_arbiter_like_an_unknown_one(
+    stranger_client, tournament, name, kw
+):
+    known = stranger_client.get(url(name, **kw))
+    unknown = stranger_client.get(url(name, slug="no-such-event", **kw))
+    assert known.status_code == unknown.status_code == 404
+    assert known.content == unknown.content
 
 
 @pytest.mark.parametrize("name,kw", ARBITER_PAGES)
@@ -82,8 +96,16 @@ def test_result_view_answers_405_to_get(chief_client, tournament, players):
 
 
 @pytest.mark.parametrize("name,kw", POST_ONLY)
-def test_post_views_are_403_for_another_arbiter(stranger_client, tournament, players, name, kw):
+def test_post_views_are_403_for_another_arbiter_on_a_public_tournament(stranger_client, tournament, players, name, kw):
+    Tournament.objects.filter(pk=tournament.pk).update(public=True)
     assert stranger_client.post(url(name, **kw)).status_code == 403
+
+
+@pytest.mark.parametrize("name,kw", POST_ONLY)
+def test_audit_finding_10_post_views_are_404_for_another_arbiter_on_a_private_tournament(
+    stranger_client, tournament, players, name, kw
+):
+    assert stranger_client.post(url(name, **kw)).status_code == 404
 
 
 def test_a_stranger_cannot_pair_a_round(stranger_client, tournament, players):
@@ -99,15 +121,70 @@ def test_the_dashboard_lists_only_my_tournaments(deputy_client, stranger_client,
 def test_only_the_chief_arbiter_manages_deputies(chief_client, deputy_client, tournament, stranger):
     assert deputy_client.post(url("pairing:deputies"), {"username": "stranger"}).status_code == 403
     chief_client.post(url("pairing:deputies"), {"username": "stranger"})
-    assert tournament.deputies.filter(username="stranger").exists()
-    chief_client.post(url("pairing:deputies"), {"username": "stranger", "remove": "1"})
+    assert not tournament.deputies.filter(username="stranger").exists()  # invited, not yet a deputy
+    assert tournament.invitations.filter(username="stranger").exists()
+    chief_client.post(url("pairing:deputies"), {"username": "deputy", "remove": "1"})
+    assert not tournament.deputies.filter(username="deputy").exists()
+
+
+def test_audit_finding_10_inviting_a_deputy_does_not_tell_whether_the_account_exists(chief_client, tournament, stranger):
+    """The same answer (status and message) for an account that exists and one that does not."""
+    answers = []
+    for name in ("stranger", "nobody"):
+        response = chief_client.post(url("pairing:deputies"), {"username": name}, follow=True)
+        shown = re.search(r'<ul class="messages".*?</ul>', response.content.decode(), flags=re.S).group(0)
+        answers.append((response.status_code, response.redirect_chain, shown.replace(name, "NAME")))
+    assert answers[0] == answers[1]
+    assert "Invitation for &#x27;NAME&#x27; saved" in answers[0][2]
+    assert sorted(tournament.invitations.values_list("username", flat=True)) == ["nobody", "stranger"]
+    assert list(tournament.deputies.values_list("username", flat=True)) == ["deputy"]
+
+
+def test_an_invited_account_accepts_from_its_dashboard_and_becomes_a_deputy(chief_client, stranger_client, tournament):
+    chief_client.post(url("pairing:deputies"), {"username": "stranger"})
+    dashboard = stranger_client.get(reverse("pairing:dashboard")).content.decode()
+    assert "invites you to be a deputy arbiter of" in dashboard and "Spring Open" in dashboard
+    invitation = tournament.invitations.get()
+    response = stranger_client.post(reverse("pairing:invitation_answer", args=[invitation.pk]), {"accept": "1"},
+                                    follow=True)
+    assert "You are now a deputy arbiter of Spring Open." in response.content.decode()
+    assert tournament.deputies.filter(username="stranger").exists() and not tournament.invitations.exists()
+    assert stranger_client.get(url("pairing:players")).status_code == 200
+    entry = tournament.auditentry_set.latest("pk")
+    assert entry.detail == "stranger accepted and is now a deputy."
+    assert entry.after == {"deputies": ["deputy", "stranger"], "invited": []}
+
+
+def test_a_declined_or_withdrawn_invitation_gives_no_rights(chief_client, stranger_client, tournament):
+    chief_client.post(url("pairing:deputies"), {"username": "stranger"})
+    invitation = tournament.invitations.get()
+    stranger_client.post(reverse("pairing:invitation_answer", args=[invitation.pk]), {"decline": "1"})
+    assert not tournament.invitations.exists() and not tournament.deputies.filter(username="stranger").exists()
+    chief_client.post(url("pairing:deputies"), {"username": "stranger"})
+    invitation = tournament.invitations.get()
+    response = chief_client.post(url("pairing:deputies"), {"username": "stranger", "withdraw": "1"}, follow=True)
+    assert "Invitation for &#x27;stranger&#x27; withdrawn." in response.content.decode()
+    late = stranger_client.post(reverse("pairing:invitation_answer", args=[invitation.pk]), {"accept": "1"})
+    assert late.status_code == 404
     assert not tournament.deputies.filter(username="stranger").exists()
 
 
-def test_adding_an_unknown_deputy_says_so(chief_client, tournament):
-    response = chief_client.post(url("pairing:deputies"), {"username": "nobody"}, follow=True)
-    assert "No user called" in response.content.decode()
-    assert tournament.deputies.count() == 1
+def test_only_the_invited_account_can_answer_an_invitation(chief_client, deputy_client, anon_client, tournament):
+    chief_client.post(url("pairing:deputies"), {"username": "stranger"})
+    invitation = tournament.invitations.get()
+    path = reverse("pairing:invitation_answer", args=[invitation.pk])
+    assert deputy_client.post(path, {"accept": "1"}).status_code == 404
+    assert chief_client.post(path, {"accept": "1"}).status_code == 404
+    assert anon_client.post(path, {"accept": "1"}).status_code == 302  # to the login page
+    assert tournament.invitations.exists()
+    assert list(tournament.deputies.values_list("username", flat=True)) == ["deputy"]
+
+
+def test_inviting_the_chief_or_a_deputy_again_says_so(chief_client, tournament):
+    for name, text in (("chief", "The chief arbiter is already in charge."), ("deputy", "deputy is already a deputy.")):
+        response = chief_client.post(url("pairing:deputies"), {"username": name}, follow=True)
+        assert text in response.content.decode()
+    assert not tournament.invitations.exists()
 
 
 def test_private_tournament_pages_are_404_for_anonymous_visitors(anon_client, tournament):

@@ -11,7 +11,7 @@ from pairing.models import AuditAction, AuditEntry, ByeKind, Game, GameResult, T
 from pairing.services import interchange, rounds
 from pairing.services.results import record_result
 from pairing.services.rounds import publish
-from tests.web.helpers import play_round
+from tests.web.helpers import play_round, shown_byes, shown_version
 from tests.web.test_tournament_setup import GOOD
 
 
@@ -85,7 +85,7 @@ def test_adding_editing_and_deleting_a_player_are_logged(chief_client, chief, to
     assert added.after["name"] == "Late, Lara" and added.after["rating"] == 1500 and added.before is None
     lara = tournament.player_set.get(name="Late, Lara")
     chief_client.post(url("pairing:player_edit", tournament, lara.pk), {"name": "Late, Lara", "rating": "1600",
-                                                                        "club": "Ljubljana"})
+                                                                        "club": "Ljubljana", "seen": shown_version(lara)})
     edited = last(AuditAction.PLAYER)
     assert edited.before == {"rating": 1500, "club": ""}
     assert edited.after == {"rating": 1600, "club": "Ljubljana"}
@@ -99,7 +99,7 @@ def test_adding_editing_and_deleting_a_player_are_logged(chief_client, chief, to
 def test_a_rating_change_that_renumbers_logs_the_new_pairing_number(chief_client, tournament, players):
     last_player = players[-1]
     chief_client.post(url("pairing:player_edit", tournament, last_player.pk), {"name": last_player.name,
-                                                                               "rating": "2800"})
+                                                                               "rating": "2800", "seen": shown_version(last_player)})
     edited = last(AuditAction.PLAYER)
     assert edited.before == {"rating": last_player.rating, "tpn": 10}
     assert edited.after == {"rating": 2800, "tpn": 1}
@@ -107,7 +107,7 @@ def test_a_rating_change_that_renumbers_logs_the_new_pairing_number(chief_client
 
 def test_saving_a_player_unchanged_logs_nothing(chief_client, tournament, players):
     p = players[0]
-    chief_client.post(url("pairing:player_edit", tournament, p.pk), {"name": p.name, "rating": p.rating})
+    chief_client.post(url("pairing:player_edit", tournament, p.pk), {"name": p.name, "rating": p.rating, "seen": shown_version(p)})
     assert not AuditEntry.objects.filter(action=AuditAction.PLAYER).exists()
 
 
@@ -130,9 +130,9 @@ def test_a_withdrawal_and_return_are_logged(chief_client, tournament, players):
 
 def test_byes_are_logged_per_player(chief_client, tournament, players):
     a, b = players[0], players[1]
-    chief_client.post(url("pairing:absences", tournament), {"round": 1, f"kind-{a.pk}": ByeKind.HALF})
+    chief_client.post(url("pairing:absences", tournament), {"round": 1, "seen": shown_byes(tournament, 1), f"kind-{a.pk}": ByeKind.HALF})
     chief_client.post(
-        url("pairing:absences", tournament), {"round": 1, f"kind-{a.pk}": "", f"kind-{b.pk}": ByeKind.ZERO}
+        url("pairing:absences", tournament), {"round": 1, "seen": shown_byes(tournament, 1), f"kind-{a.pk}": "", f"kind-{b.pk}": ByeKind.ZERO}
     )
     first, second = AuditEntry.objects.filter(action=AuditAction.BYE).order_by("pk")
     assert first.before == {f"1 {a.name}": ""} and first.after == {f"1 {a.name}": "H"}
@@ -142,7 +142,8 @@ def test_byes_are_logged_per_player(chief_client, tournament, players):
 
 def test_settings_changes_are_logged_field_by_field(deputy_client, deputy, tournament):
     deputy_client.post(url("pairing:settings", tournament), {**GOOD, "slug": "spring-open", "rounds": "7",
-                                                             "name": "Spring Open", "place": "Bled"})
+                                                             "name": "Spring Open", "place": "Bled",
+                                                             "seen": shown_version(tournament)})
     entry = last(AuditAction.SETTINGS)
     assert entry.user == deputy
     assert entry.before["rounds"] == 5 and entry.after["rounds"] == 7
@@ -156,12 +157,19 @@ def test_creating_a_tournament_is_logged_with_its_settings(chief_client, chief):
     assert entry.user == chief and entry.after["name"] == "Autumn Open" and entry.after["rounds"] == 9
 
 
-def test_deputy_changes_are_logged_with_the_team_before_and_after(chief_client, tournament, stranger):
+def test_deputy_changes_are_logged_with_the_team_before_and_after(chief_client, stranger_client, tournament, stranger):
     chief_client.post(url("pairing:deputies", tournament), {"username": "stranger"})
+    invitation = tournament.invitations.get()
+    stranger_client.post(reverse("pairing:invitation_answer", args=[invitation.pk]), {"accept": "1"})
     chief_client.post(url("pairing:deputies", tournament), {"username": "deputy", "remove": "1"})
-    added, removed = AuditEntry.objects.filter(action=AuditAction.DEPUTY).order_by("pk")
-    assert added.before == {"deputies": ["deputy"]} and added.after == {"deputies": ["deputy", "stranger"]}
-    assert removed.before == {"deputies": ["deputy", "stranger"]} and removed.after == {"deputies": ["stranger"]}
+    invited, accepted, removed = AuditEntry.objects.filter(action=AuditAction.DEPUTY).order_by("pk")
+    assert invited.detail == "stranger invited to be a deputy." and invited.username == "chief"
+    assert invited.before == {"deputies": ["deputy"], "invited": []}
+    assert invited.after == {"deputies": ["deputy"], "invited": ["stranger"]}
+    assert accepted.username == "stranger" and accepted.after == {"deputies": ["deputy", "stranger"], "invited": []}
+    assert removed.detail == "deputy is no longer a deputy."
+    assert removed.before == {"deputies": ["deputy", "stranger"], "invited": []}
+    assert removed.after == {"deputies": ["stranger"], "invited": []}
 
 
 def test_a_trf_import_is_logged(chief_client, chief, tournament, players):
@@ -238,6 +246,6 @@ def test_the_audit_page_is_for_the_tournaments_arbiters_only(
     audit = url("pairing:audit", tournament)
     assert chief_client.get(audit).status_code == 200
     assert deputy_client.get(audit).status_code == 200
-    assert stranger_client.get(audit).status_code == 403
+    assert stranger_client.get(audit).status_code == (403 if public else 404)
     response = anon_client.get(audit)
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))

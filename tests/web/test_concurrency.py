@@ -595,7 +595,8 @@ def test_other_database_errors_are_not_dressed_up_as_busy(monkeypatch, chief, ch
 
     monkeypatch.setattr(round_views, "record_result", broken)
     with pytest.raises(OperationalError):
-        chief_client.post(reverse("pairing:game_result", args=[tournament.slug, 1, game.pk]), {"result": "1-0"})
+        chief_client.post(reverse("pairing:game_result", args=[tournament.slug, 1, game.pk]),
+                          {"result": "1-0", "expected": ""})
 
 
 # ------------------------------------------------------------------ audit finding 7

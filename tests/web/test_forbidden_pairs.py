@@ -67,9 +67,10 @@ def test_an_arbiter_adds_lists_and_removes_a_pair(request, who, tournament, play
 
 def test_another_arbiter_is_refused(stranger_client, chief, tournament, players):
     pair = forbid_pair(tournament, players[0], players[1], chief)
-    assert stranger_client.get(page_url(tournament)).status_code == 403
-    assert forbid(stranger_client, tournament, players[2], players[3]).status_code == 403
-    assert stranger_client.post(delete_url(tournament, pair)).status_code == 403
+    # a private tournament: 404, as if it did not exist
+    assert stranger_client.get(page_url(tournament)).status_code == 404
+    assert forbid(stranger_client, tournament, players[2], players[3]).status_code == 404
+    assert stranger_client.post(delete_url(tournament, pair)).status_code == 404
     assert ForbiddenPair.objects.count() == 1
     assert AuditEntry.objects.filter(action="forbidden").count() == 1
 

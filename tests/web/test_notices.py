@@ -60,7 +60,7 @@ def test_a_deputys_change_tells_the_deputy(deputy_client, chief, tournament, pla
     draft_after_round_one(tournament, chief)
     response = deputy_client.post(
         reverse("pairing:absences", args=[tournament.slug]),
-        {"round": 2, f"kind-{players[0].pk}": "H"}, follow=True,
+        {"round": 2, "seen": "", f"kind-{players[0].pk}": "H"}, follow=True,
     )
     assert "Draft of round 2 discarded. Byes changed." in response.content.decode()
 

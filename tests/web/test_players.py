@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from pairing.models import Player, Round, RoundStatus
 from pairing.services.numbering import renumber
-from tests.web.helpers import add_players, play_round
+from tests.web.helpers import add_players, play_round, shown_version
 
 NEW = {"title": "", "name": "Zupan, Ana", "rating": "2105", "federation": "SLO", "fide_id": "14600000",
        "birth_date": "2001-05-06", "sex": "f", "club": "ŠK Bled"}
@@ -110,7 +110,7 @@ def test_pairing_numbers_follow_rating_then_title_then_name(tournament):
 def test_a_rating_change_before_round_4_re_sorts_the_list(chief_client, tournament, players):
     last = players[-1]
     data = {"name": last.name, "rating": "2500", "title": "", "federation": "", "fide_id": "", "sex": "",
-            "club": "", "birth_date": ""}
+            "club": "", "birth_date": "", "seen": shown_version(last)}
     chief_client.post(reverse("pairing:player_edit", args=[tournament.slug, last.pk]), data)
     last.refresh_from_db()
     assert last.tpn == 1
@@ -124,7 +124,7 @@ def test_the_list_is_frozen_once_round_4_is_published(chief_client, tournament, 
     last = tournament.player_set.order_by("-tpn").first()
     tpn = last.tpn
     data = {"name": last.name, "rating": "2700", "title": "", "federation": "", "fide_id": "", "sex": "",
-            "club": "", "birth_date": ""}
+            "club": "", "birth_date": "", "seen": shown_version(last)}
     chief_client.post(reverse("pairing:player_edit", args=[tournament.slug, last.pk]), data)
     last.refresh_from_db()
     assert (last.rating, last.tpn) == (2700, tpn)

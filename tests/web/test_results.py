@@ -38,7 +38,7 @@ def test_a_result_is_saved_at_once_and_the_row_comes_back(chief_client, rnd):
 )
 def test_keys_map_to_results(chief_client, rnd, key, result):
     g = rnd.games().first()
-    chief_client.post(result_url(rnd, g), {"result": key}, HTTP_HX_REQUEST="true")
+    chief_client.post(result_url(rnd, g), {"result": key, "expected": ""}, HTTP_HX_REQUEST="true")
     g.refresh_from_db()
     assert g.result == result
 
@@ -73,7 +73,7 @@ def test_two_arbiters_never_overwrite_each_other_silently(chief_client, deputy_c
 
 def test_an_unknown_result_is_refused(chief_client, rnd):
     g = rnd.games().first()
-    response = chief_client.post(result_url(rnd, g), {"result": "2-0"}, follow=True)
+    response = chief_client.post(result_url(rnd, g), {"result": "2-0", "expected": ""}, follow=True)
     assert "unknown result" in response.content.decode()
     g.refresh_from_db()
     assert g.result == ""
@@ -82,7 +82,7 @@ def test_an_unknown_result_is_refused(chief_client, rnd):
 def test_results_cannot_be_entered_in_a_draft(chief_client, chief, tournament, players):
     r = rounds.pair_next_round(tournament, chief)
     g = r.games().first()
-    response = chief_client.post(result_url(r, g), {"result": "1-0"}, follow=True)
+    response = chief_client.post(result_url(r, g), {"result": "1-0", "expected": ""}, follow=True)
     assert "publish the round" in response.content.decode()
     g.refresh_from_db()
     assert g.result == ""
@@ -90,14 +90,14 @@ def test_results_cannot_be_entered_in_a_draft(chief_client, chief, tournament, p
 
 def test_another_arbiter_cannot_enter_results(stranger_client, rnd):
     g = rnd.games().first()
-    assert stranger_client.post(result_url(rnd, g), {"result": "1-0"}).status_code == 403
+    assert stranger_client.post(result_url(rnd, g), {"result": "1-0"}).status_code == 404  # private
     g.refresh_from_db()
     assert g.result == ""
 
 
 def test_the_round_is_complete_when_every_result_is_in(chief_client, rnd):
     for g in rnd.games():
-        chief_client.post(result_url(rnd, g), {"result": "1/2-1/2"})
+        chief_client.post(result_url(rnd, g), {"result": "1/2-1/2", "expected": g.result})
     rnd.refresh_from_db()
     assert rnd.status == RoundStatus.COMPLETE
     page = chief_client.get(rnd.get_absolute_url()).content.decode()
@@ -112,9 +112,21 @@ def test_the_results_page_shows_progress_and_key_help(chief_client, rnd):
 
 def test_correcting_a_result_discards_the_next_rounds_draft(chief_client, chief, tournament, rnd):
     for g in rnd.games():
-        chief_client.post(result_url(rnd, g), {"result": "1-0"})
+        chief_client.post(result_url(rnd, g), {"result": "1-0", "expected": g.result})
     rounds.pair_next_round(tournament, chief)
     g = rnd.games().first()
     chief_client.post(result_url(rnd, g), {"result": "0-1", "expected": "1-0"})
     assert not tournament.round_set.filter(status=RoundStatus.DRAFT).exists()
     assert AuditEntry.objects.filter(action="discard", detail__contains="result of round 1 changed").exists()
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_audit_finding_10_a_result_sent_without_expected_overwrites_nothing(chief_client, deputy_client, rnd, htmx):
+    """A client that leaves ``expected`` out cannot skip the lost-update check."""
+    g = rnd.games().first()
+    deputy_client.post(result_url(rnd, g), {"result": "0-1", "expected": ""})
+    extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = chief_client.post(result_url(rnd, g), {"result": "1-0"}, follow=not htmx, **extra)
+    assert "did not say which result it showed" in response.content.decode()
+    g.refresh_from_db()
+    assert g.result == "0-1"

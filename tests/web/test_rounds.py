@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from pairing.models import AuditEntry, Bye, ByeKind, Game, GameResult, Player, Round, RoundStatus
 from pairing.services.numbering import renumber
+from tests.web.helpers import shown_byes
 
 
 def pair(client, t):
@@ -110,7 +111,8 @@ def test_a_bad_swap_is_refused_with_a_message(chief_client, tournament, players)
 def test_changing_byes_discards_the_draft(chief_client, tournament, players):
     pair(chief_client, tournament)
     chief_client.post(
-        reverse("pairing:absences", args=[tournament.slug]), {"round": 1, f"kind-{players[0].pk}": ByeKind.HALF}
+        reverse("pairing:absences", args=[tournament.slug]),
+        {"round": 1, "seen": shown_byes(tournament, 1), f"kind-{players[0].pk}": ByeKind.HALF},
     )
     assert not Round.objects.exists()
     assert Bye.objects.get().player == players[0]

@@ -25,7 +25,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from pairing import urls as pairing_urls
-from pairing.models import ForbiddenPair, Tournament
+from pairing.models import DeputyInvitation, ForbiddenPair, Tournament
 from pairing.services import rounds
 from tests.web.helpers import play_round
 
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Read-only pages anyone may GET (for a public tournament); they refuse POST.
 PUBLIC = {"health", "tournament", "round", "standings", "standings_csv", "crosstable", "aro", "player_card"}
 # Pages of the signed-in user's own: no tournament in the address.
-ACCOUNT = {"dashboard", "tournament_create"}
+ACCOUNT = {"dashboard", "tournament_create", "invitation_answer"}
 
 ROUTES = [(p.name, sorted(p.pattern.converters)) for p in pairing_urls.urlpatterns]
 NAMES = [name for name, _ in ROUTES]
@@ -52,6 +52,7 @@ def scene(chief, stranger, tournament, players):
     a, b = (g.white for g in rnd.games()[:2])
     ForbiddenPair.objects.create(tournament=tournament, player_a=min(a, b, key=lambda p: p.pk),
                                  player_b=max(a, b, key=lambda p: p.pk))
+    DeputyInvitation.objects.create(tournament=tournament, username="invited", invited_by=chief)
     return tournament
 
 
@@ -65,6 +66,8 @@ def address(name: str, t: Tournament) -> str:
             kwargs["number"] = 1 if name == "game_result" else 2
         elif param == "pk" and name == "forbidden_pair_delete":
             kwargs["pk"] = ForbiddenPair.objects.get(tournament=t).pk
+        elif param == "pk" and name == "invitation_answer":
+            kwargs["pk"] = DeputyInvitation.objects.get(tournament=t).pk
         elif param == "pk" and name == "game_result":
             kwargs["pk"] = t.round_set.get(number=1).games().first().pk
         elif param == "pk":
@@ -138,11 +141,12 @@ def test_public_pages_of_a_private_tournament_are_404_for_anonymous_visitors(ano
 @pytest.mark.parametrize("public", [False, True], ids=["private", "public"])
 @pytest.mark.parametrize("name", TOURNAMENT_ROUTES)
 def test_an_arbiter_of_another_tournament_changes_nothing(stranger_client, chief, scene, name, public):
-    """403, or 405 from a view that takes no POST from anyone (checked with the chief)."""
+    """403 (404 if the tournament is private: its existence is not disclosed), or 405
+    from a view that takes no POST from anyone (checked with the chief)."""
     Tournament.objects.filter(pk=scene.pk).update(public=public)
     before = everything()
     response = stranger_client.post(address(name, scene), payload(scene))
-    assert response.status_code in (403, 405)
+    assert response.status_code in ((403, 405) if public else (404, 405))
     assert everything() == before
     if response.status_code == 405:
         chief_client = Client()
@@ -151,9 +155,18 @@ def test_an_arbiter_of_another_tournament_changes_nothing(stranger_client, chief
         assert everything() == before
 
 
+@pytest.mark.parametrize("public", [False, True], ids=["private", "public"])
 @pytest.mark.parametrize("name", ARBITER_ROUTES)
-def test_arbiter_pages_are_403_for_an_arbiter_of_another_tournament(stranger_client, scene, name):
-    assert stranger_client.get(address(name, scene)).status_code in (403, 405)
+def test_arbiter_pages_are_refused_to_an_arbiter_of_another_tournament(stranger_client, scene, name, public):
+    Tournament.objects.filter(pk=scene.pk).update(public=public)
+    assert stranger_client.get(address(name, scene)).status_code in ((403, 405) if public else (404, 405))
+
+
+def test_an_invitation_is_answered_by_the_invited_account_only(stranger_client, deputy_client, scene):
+    before = everything()
+    for client in (stranger_client, deputy_client):
+        assert client.post(address("invitation_answer", scene), {"accept": "1"}).status_code == 404
+    assert everything() == before
 
 
 def test_a_deputy_cannot_change_the_arbiter_team(deputy_client, scene):
@@ -169,7 +182,9 @@ def test_the_payload_would_change_data_if_accepted(chief_client, scene):
     names = ["round_swap", "settings", "players", "absences", "game_result", "deputies", "forbidden_pair_delete"]
     for name in names:
         before = everything()
-        chief_client.post(address(name, scene), data)
+        # the version a page opened now would carry (the settings' and the byes page's)
+        seen = Tournament.objects.get(pk=scene.pk).version() if name == "settings" else ""
+        chief_client.post(address(name, scene), data | {"seen": seen})
         if everything() != before:
             changed.append(name)
     assert changed == names
