@@ -2,7 +2,10 @@
 # whitenoise; in docker-compose.yml behind nginx.
 # Used by docker-compose.yml; docker/entrypoint.sh migrates and collects static files
 # at start (so the same image serves any database).
-FROM python:3.11-slim
+# The base can be changed at build time (CI builds on a local Debian base, since no registry
+# is reachable there: docker build --build-arg PYTHON_BASE=dubov-ci/python:3.11 .).
+ARG PYTHON_BASE=python:3.11-slim
+FROM ${PYTHON_BASE}
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -28,7 +31,8 @@ RUN pip install -r requirements.txt
 # .dockerignore keeps .env, the venv, SQLite files and test artefacts out of the image.
 COPY --chown=arbiter:arbiter . .
 RUN chmod 0755 /app/docker/entrypoint.sh \
-    && mkdir -p /app/backups && chown arbiter:arbiter /app/backups
+    && mkdir -p /app/backups /app/staticfiles \
+    && chown arbiter:arbiter /app/backups /app/staticfiles
 
 USER arbiter
 

@@ -293,6 +293,7 @@ def test_a_list_import_and_a_rating_change_at_once_both_succeed(chief, deputy, t
     """Both renumber the whole list; they queue on the tournament lock instead of
     deadlocking on the player rows."""
     edited = players[-1]
+    seen = edited.version()  # the edit page was opened before either request
 
     def import_list():
         return deputy_client.post(
@@ -301,7 +302,8 @@ def test_a_list_import_and_a_rating_change_at_once_both_succeed(chief, deputy, t
 
     def change_rating():
         return chief_client.post(
-            reverse("pairing:player_edit", args=[tournament.slug, edited.pk]), {"name": edited.name, "rating": "2900"}
+            reverse("pairing:player_edit", args=[tournament.slug, edited.pk]),
+            {"name": edited.name, "rating": "2900", "seen": seen},
         )
 
     deputy_client, chief_client = logged_in(deputy), logged_in(chief)
