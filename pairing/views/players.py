@@ -95,12 +95,17 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 @tells_of_a_discarded_draft
 def player_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    """Only a player who was never paired can be deleted (otherwise: withdraw)."""
+    """Only a player who was never paired can be deleted (otherwise: withdraw).  The
+    arbiter confirms first: a GET (or a POST without ``confirm``) shows the question and
+    deletes nothing."""
     t = get_tournament_for_arbiter(request, slug)
     player = get_player(t, pk)
+    if request.method == "GET" or request.POST.get("confirm") != "yes":
+        return render(request, "pairing/player_delete.html", {"t": t, "player": player},
+                      status=200 if request.method == "GET" else 400)
     name = player.name
     try:
         delete_player(t, player, request.user)

@@ -7,7 +7,18 @@
 
   function rows() { return Array.prototype.slice.call(document.querySelectorAll("tr[data-board]")); }
 
+  function hint(text) {
+    var box = document.getElementById("key-hint");
+    if (box) box.textContent = text;
+  }
+
+  function disarm() {
+    rows().forEach(function (r) { delete r.dataset.armed; });
+    hint("");
+  }
+
   function move(row, step) {
+    disarm();
     var all = rows();
     var i = all.indexOf(row);
     var next = all[i + step];
@@ -21,11 +32,21 @@
     var value = KEYS[e.key];
     if (value) {
       var button = row.querySelector('button[value="' + value + '"]');
-      if (button) {
-        e.preventDefault();
-        pendingFocus = row.dataset.board;
-        button.click();
+      if (!button) return;
+      e.preventDefault();
+      var current = row.querySelector("button.rb.on");
+      if (current && current.value === value) { disarm(); return; }  // already that result
+      if (current && row.dataset.armed !== value) {
+        // A finished board: a stray key must not change it.  The same key again does.
+        disarm();
+        row.dataset.armed = value;
+        hint("Board " + row.dataset.board + " already has " + current.textContent.trim() +
+             ": press " + e.key + " again to change it to " + button.textContent.trim() + ".");
+        return;
       }
+      disarm();
+      pendingFocus = row.dataset.board;
+      button.click();
     } else if (e.key === "ArrowDown" || e.key === "j") {
       e.preventDefault(); move(row, 1);
     } else if (e.key === "ArrowUp" || e.key === "k") {
@@ -62,9 +83,12 @@
     if (!row) return;
     var all = rows();
     var i = all.indexOf(row);
-    for (var k = i + 1; k < all.length; k++) {
-      if (!all[k].classList.contains("done")) { all[k].focus(); return; }
+    var order = all.slice(i + 1).concat(all.slice(0, i));
+    for (var k = 0; k < order.length; k++) {
+      if (!order[k].classList.contains("done")) { order[k].focus(); return; }
     }
-    (all[i + 1] || row).focus();
+    // Every board has a result: focus leaves the list (a stray key changes nothing).
+    var progress = document.getElementById("progress");
+    if (progress) progress.focus();
   });
 })();

@@ -79,7 +79,7 @@ def test_post_views_answer_405_to_get(chief_client, tournament, players, name, k
     assert chief_client.get(url(name, **kw)).status_code == 405
 
 
-@pytest.mark.parametrize("name", ["pairing:player_delete", "pairing:player_withdraw"])
+@pytest.mark.parametrize("name", ["pairing:player_withdraw"])
 def test_player_post_views_answer_405_to_get(chief_client, tournament, players, name):
     assert chief_client.get(url(name, pk=players[0].pk)).status_code == 405
 

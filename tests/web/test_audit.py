@@ -90,7 +90,7 @@ def test_adding_editing_and_deleting_a_player_are_logged(chief_client, chief, to
     assert edited.before == {"rating": 1500, "club": ""}
     assert edited.after == {"rating": 1600, "club": "Ljubljana"}
     assert edited.object_id == lara.pk and edited.user == chief
-    chief_client.post(url("pairing:player_delete", tournament, lara.pk))
+    chief_client.post(url("pairing:player_delete", tournament, lara.pk), {"confirm": "yes"})
     deleted = last(AuditAction.PLAYER)
     assert deleted.before["name"] == "Late, Lara" and deleted.after is None
     assert deleted.object_type == "player" and deleted.object_id == lara.pk

@@ -297,7 +297,7 @@ def test_trf_import_of_a_for_line_with_three_players(chief_client, chief, tourna
 
 def test_deleting_a_player_drops_their_pairs_and_says_so(chief_client, chief, tournament, players):
     forbid_pair(tournament, players[0], players[5], chief)
-    chief_client.post(reverse("pairing:player_delete", args=[tournament.slug, players[5].pk]))
+    chief_client.post(reverse("pairing:player_delete", args=[tournament.slug, players[5].pk]), {"confirm": "yes"})
     assert not ForbiddenPair.objects.exists()
     entry = AuditEntry.objects.filter(action="player").get()
     assert entry.before["forbidden_pairs"] == ["No 1 Player 01 / No 6 Player 06"]

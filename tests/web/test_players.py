@@ -158,14 +158,31 @@ def test_adding_a_player_discards_a_draft(chief_client, chief, tournament, playe
 
 def test_a_paired_player_cannot_be_deleted(chief_client, tournament, players):
     play_round(tournament)
-    response = chief_client.post(reverse("pairing:player_delete", args=[tournament.slug, players[0].pk]), follow=True)
+    response = chief_client.post(reverse("pairing:player_delete", args=[tournament.slug, players[0].pk]),
+                                 {"confirm": "yes"}, follow=True)
     assert "withdraw them instead" in response.content.decode()
     assert Player.objects.count() == 10
 
 
 def test_an_unpaired_player_can_be_deleted_and_numbers_close_up(chief_client, tournament, players):
-    chief_client.post(reverse("pairing:player_delete", args=[tournament.slug, players[0].pk]))
+    chief_client.post(reverse("pairing:player_delete", args=[tournament.slug, players[0].pk]), {"confirm": "yes"})
     assert sorted(tournament.player_set.values_list("tpn", flat=True)) == list(range(1, 10))
+
+
+def test_rough_edge_2_deleting_a_player_asks_first(chief_client, tournament, players):
+    """Issue 21, rough edge 2: the Delete button deleted at once.  It now opens a question
+    (no JavaScript needed); only the question's own button deletes."""
+    p = players[0]
+    url = reverse("pairing:player_delete", args=[tournament.slug, p.pk])
+    edit_page = chief_client.get(reverse("pairing:player_edit", args=[tournament.slug, p.pk])).content.decode()
+    assert f'href="{url}"' in edit_page
+    question = chief_client.get(url)
+    assert question.status_code == 200
+    assert f"Delete {p.name}?" in question.content.decode() and 'name="confirm" value="yes"' in question.content.decode()
+    unconfirmed = chief_client.post(url)
+    assert unconfirmed.status_code == 400 and Player.objects.filter(pk=p.pk).exists()
+    chief_client.post(url, {"confirm": "yes"})
+    assert not Player.objects.filter(pk=p.pk).exists()
 
 
 def test_a_player_of_another_tournament_is_404(chief_client, chief, tournament):

@@ -89,7 +89,7 @@ def payload(t: Tournament) -> dict:
         "point_win": "1", "point_draw": "0.5", "point_loss": "0", "point_pab": "1", "point_half_bye": "0.5",
         "initial_colour_method": "chosen", "initial_colour": "b", "tiebreaks": "BH",
         "username": "stranger", "text": "Evil, Eve; 2000", "round": "3", f"kind-{p1.pk}": "Z",
-        "from_round": "3", "a": draft[0].white_id, "b": draft[1].white_id, "validate": "",
+        "from_round": "3", "confirm": "yes", "a": draft[0].white_id, "b": draft[1].white_id, "validate": "",
     } | {"p2": p2.pk}
 
 
