@@ -156,6 +156,30 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
     return players, errors
 
 
+# Issue 21, rough edge 1: a name twice in the list, or already registered, is asked about
+# before anything is added (the box appears with the question).
+SAME_NAMES = "same_names"
+
+
+def namesakes(players: list[ParsedPlayer], tournament: Tournament) -> list[str]:
+    """One sentence per line whose name is on an earlier line or already registered."""
+    registered: dict[str, list[Player]] = {}
+    for p in Player.objects.filter(tournament=tournament).order_by("tpn"):
+        registered.setdefault(p.name.casefold(), []).append(p)
+    first_line: dict[str, int] = {}
+    out = []
+    for parsed in players:
+        name = parsed.values["name"]
+        key = name.casefold()
+        if key in registered:
+            numbers = ", ".join(str(p.tpn) for p in registered[key])
+            out.append(f"Line {parsed.line}: {name} is already registered (number {numbers}).")
+        elif key in first_line:
+            out.append(f"Line {parsed.line}: {name} is also on line {first_line[key]}.")
+        first_line.setdefault(key, parsed.line)
+    return out
+
+
 def _unquoted_comma_name(row: list[str], delimiter: str) -> bool:
     """``Zupan, Ana, 2105`` without quotes: the given name lands in the rating column and
     the rating one column further right."""
@@ -194,7 +218,10 @@ class PlayerListForm(forms.Form):
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         self.tournament = tournament
+        self.asks_about_names = False
         super().__init__(*args, **kwargs)
+        if self.data.get(SAME_NAMES):
+            self.fields[SAME_NAMES] = forms.BooleanField(required=False)
 
     def clean(self):
         data = super().clean()
@@ -204,6 +231,19 @@ class PlayerListForm(forms.Form):
         players, errors = parse_player_list(text, self.tournament)
         if errors:
             raise forms.ValidationError(errors)
+        if not data.get(SAME_NAMES):
+            questions = namesakes(players, self.tournament)
+            if questions:
+                self.asks_about_names = True
+                self.fields[SAME_NAMES] = forms.BooleanField(
+                    required=False, label="These are different players with the same names: add them all"
+                )
+                if data.get("file"):
+                    # the browser cannot send the file again by itself: its text comes
+                    # back in the text box, to be sent with the box ticked
+                    self.data = self.data.copy()
+                    self.data["text"] = text
+                raise forms.ValidationError(questions)
         data["players"] = players
         return data
 

@@ -9,6 +9,10 @@ from django import forms
 from ..models import ForbiddenPair, Player, Tournament
 from .fields import _birth_date_problem, _clean_federation, _clean_fide_id, refuse_control_characters
 
+# The box that confirms a second player of the same name (issue 21, rough edge 1): shown
+# only once a namesake is found, so that nothing is saved before the arbiter has answered.
+SAME_NAME = "same_name"
+
 
 class PlayerForm(forms.ModelForm):
     # A text box (numeric keyboard on phones), not <input type=number>: a browser sends
@@ -48,6 +52,34 @@ class PlayerForm(forms.ModelForm):
         refuse_control_characters(self)
         self.fields["rating"].help_text = "Unrated players need a provisional rating (Dubov 1.1)."
         self.fields["name"].widget.attrs["autofocus"] = True
+        if self.data.get(SAME_NAME):
+            self._ask_about_the_name()
+
+    def _ask_about_the_name(self) -> None:
+        self.fields[SAME_NAME] = forms.BooleanField(
+            required=False, label="Yes, this is a different player with the same name"
+        )
+
+    def clean(self):
+        data = super().clean()
+        name = data.get("name")
+        renamed = self.instance.pk is None or (name or "").casefold() != self.instance.name.casefold()
+        if name and renamed and not data.get(SAME_NAME):
+            namesakes = list(
+                Player.objects.filter(tournament=self.tournament, name__iexact=name)
+                .exclude(pk=self.instance.pk).order_by("tpn")
+            )
+            if namesakes:
+                self._ask_about_the_name()
+                shown = "; ".join(
+                    f"number {p.tpn}, rating {p.rating}" + (f", FIDE id {p.fide_id}" if p.fide_id else "")
+                    for p in namesakes
+                )
+                raise forms.ValidationError(
+                    f"{name} is already registered ({shown}). Nothing was saved: if this is a different "
+                    "player, tick the box below and save again."
+                )
+        return data
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())

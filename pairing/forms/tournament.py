@@ -8,6 +8,7 @@ from django import forms
 from django.utils.text import slugify
 
 from ..models import ColourMethod, Tournament
+from ..wording import counted
 from .fields import _clean_federation, refuse_control_characters
 
 
@@ -133,7 +134,7 @@ class TournamentForm(forms.ModelForm):
         if self.rounds_published and changed and not data.get("confirm_points"):
             self.add_error(
                 "confirm_points",
-                f"{self.rounds_published} round(s) were paired on the old points. Tick this box to recompute every "
+                f"{counted(self.rounds_published, 'round')} {'was' if self.rounds_published == 1 else 'were'} paired on the old points. Tick this box to recompute every "
                 "score with the new ones, or leave the points as they were.",
             )
         return data

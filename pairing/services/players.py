@@ -21,6 +21,7 @@ from ..models import (
     Seat,
     Tournament,
 )
+from ..wording import counted
 from .numbering import renumber
 from .rounds import discard_draft
 
@@ -119,7 +120,7 @@ def add_players(tournament: Tournament, rows: list[dict], user=None, how: str = 
         for p in created:
             p.tpn = tpns[p.pk]
         AuditEntry.log(
-            tournament, user, AuditAction.IMPORT, f"{len(created)} players added {how}.",
+            tournament, user, AuditAction.IMPORT, f"{counted(len(created), 'player')} added {how}.",
             label=f"{len(created)} players", after={"players": [p.audit_label() for p in created]},
         )
     return created

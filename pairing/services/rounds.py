@@ -24,6 +24,7 @@ from ..models import (
     RoundStatus,
     Tournament,
 )
+from ..wording import counted
 from .numbering import renumber
 from .snapshot import build_snapshot
 
@@ -99,7 +100,7 @@ def pair_next_round(t: Tournament, user=None) -> Round:
         snapshot = build_snapshot(t, number)
         present = len(snapshot.players) - len(snapshot.absent)
         if present < 2:
-            raise PairingRefused(f"Only {present} player(s) can be paired in round {number}.")
+            raise PairingRefused(f"Only {counted(present, 'player')} can be paired in round {number}.")
         try:
             result = engine.pair_round(snapshot)
         except engine.NoLegalPairing as exc:

@@ -12,6 +12,7 @@ from ..models import Conflict, ForbiddenPair, stale_form
 from ..services.forbidden_pairs import allow_pair, forbid_pair
 from ..services.interchange import ImportRefused, import_trf
 from ..services.players import add_player, add_players, change_player, delete_player, withdraw
+from ..wording import counted
 from .notices import tells_of_a_discarded_draft
 
 
@@ -48,12 +49,6 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
                 return render(request, "pairing/players.html#player-area", _players_context(t, form))
             return render(request, "pairing/players.html", _players_context(t, form), status=409)
         messages.success(request, f"{player.name} registered as number {player.tpn}.")
-        namesakes = t.player_set.filter(name__iexact=player.name).exclude(pk=player.pk).order_by("tpn")
-        if namesakes:
-            numbers = ", ".join(str(p.tpn) for p in namesakes)
-            messages.warning(
-                request, f"{player.name} is also number {numbers}: if that is the same player, delete one of them."
-            )
         if request.htmx:
             return render(request, "pairing/players.html#player-area", _players_context(t, PlayerForm(tournament=t)))
         return redirect("pairing:players", slug=t.slug)
@@ -168,7 +163,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, str(exc))
             status = 409
         else:
-            messages.success(request, f"{count} players added.")
+            messages.success(request, f"{counted(count, 'player')} added.")
             return redirect("pairing:players", slug=t.slug)
     errors = list(form.non_field_errors()) if form.is_bound else []
     return render(

@@ -26,6 +26,7 @@ from ..services.rounds import (
     warnings_for,
 )
 from ..services.snapshot import build_snapshot, histories, point_system
+from ..wording import counted
 from .notices import tells_of_a_discarded_draft
 
 
@@ -60,7 +61,7 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
         except ValueError as exc:
             messages.error(request, f"{exc} Nothing was saved.")
         else:
-            messages.success(request, f"Round {number}: {len(changes)} change(s) saved." if changes else "No changes.")
+            messages.success(request, f"Round {number}: {counted(len(changes), 'change')} saved." if changes else "No changes.")
         return redirect(reverse("pairing:absences", args=[t.slug]) + f"?round={number}")
     rows = [(p, byes.get(p.pk)) for p in players]
     seen = ",".join(f"{b.player_id}:{b.kind}" for b in byes.values())

@@ -178,3 +178,41 @@ def test_audit_finding_4_a_control_character_in_a_pasted_column_is_a_line_error(
     assert "Line 1: the federation contains a line break or another control character" in page
     assert "Line 2: the name contains a line break or another control character" in page
     assert not Player.objects.filter(tournament=tournament).exists()
+
+
+def test_rough_edge_1_names_already_registered_or_repeated_are_asked_about_before_adding(chief_client, tournament):
+    """Issue 21, rough edge 1: "2 players added" for the same name twice, and "1 players
+    added" for a name already registered.  Now nothing is added until the arbiter says
+    they are different players."""
+    from pairing.models import Player
+
+    Player.objects.create(tournament=tournament, name="Kos, Bor", rating=1900, tpn=1)
+    text = "Kos, Bor; 1900\nNovak, Ana; 2000\nnovak, ana; 1990\nZupan, Eva; 1800"
+    response = chief_client.post(import_url(tournament), {"text": text})
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "Nothing was added yet." in page
+    assert "Line 1: Kos, Bor is already registered (number 1)." in page
+    assert "Line 3: novak, ana is also on line 2." in page
+    assert 'name="same_names"' in page
+    assert Player.objects.filter(tournament=tournament).count() == 1
+    response = chief_client.post(import_url(tournament), {"text": text, "same_names": "on"}, follow=True)
+    assert "4 players added" in response.content.decode()
+    assert Player.objects.filter(tournament=tournament).count() == 5
+
+
+def test_rough_edge_1_an_uploaded_list_with_a_namesake_comes_back_as_text_to_confirm(chief_client, tournament):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from pairing.models import Player
+
+    upload = SimpleUploadedFile("list.csv", b"Novak, Ana; 2000\nNovak, Ana; 1990\n", content_type="text/csv")
+    page = chief_client.post(import_url(tournament), {"file": upload}).content.decode()
+    assert "Line 2: Novak, Ana is also on line 1." in page and "Novak, Ana; 1990" in page
+    assert not Player.objects.filter(tournament=tournament).exists()
+
+
+def test_rough_edge_8_one_player_added_is_singular(chief_client, tournament):
+    response = chief_client.post(import_url(tournament), {"text": "Kos, Bor; 1900"}, follow=True)
+    page = response.content.decode()
+    assert "1 player added." in page and "1 players" not in page and "1 player. * provisional rating." in page

@@ -201,17 +201,31 @@ def test_a_refused_htmx_add_returns_the_form_and_the_list(chief_client, tourname
     assert Player.objects.count() == 10
 
 
-def test_a_second_player_with_the_same_name_is_registered_with_a_warning(chief_client, tournament, players):
-    """Two players may share a name (it happens), so this is not refused; the arbiter is
-    told, in case it was the same player typed twice."""
-    from pairing.models import Player
-
-    response = chief_client.post(
-        reverse("pairing:players", args=[tournament.slug]), {"name": "player 03", "rating": "1500"}, follow=True
-    )
+def test_rough_edge_1_a_second_player_with_the_same_name_is_asked_about_before_saving(
+    chief_client, tournament, players
+):
+    """Issue 21, rough edge 1: the duplicate was saved and only then warned about.  Two
+    players may share a name, so it is not refused: the arbiter is asked first."""
+    url = reverse("pairing:players", args=[tournament.slug])
+    response = chief_client.post(url, {"name": "player 03", "rating": "1500"})
     page = response.content.decode()
+    assert response.status_code == 400
+    assert "player 03 is already registered (number 3, rating" in page and "Nothing was saved" in page
+    assert 'name="same_name"' in page and "a different player with the same name" in page
+    assert Player.objects.filter(tournament=tournament, name__iexact="Player 03").count() == 1
+    response = chief_client.post(url, {"name": "player 03", "rating": "1500", "same_name": "on"}, follow=True)
     assert Player.objects.filter(tournament=tournament, name__iexact="Player 03").count() == 2
-    assert "player 03 is also number 3: if that is the same player, delete one of them." in page
+
+
+def test_rough_edge_1_renaming_a_player_to_a_registered_name_is_asked_about(chief_client, tournament, players):
+    p = players[0]
+    url = reverse("pairing:player_edit", args=[tournament.slug, p.pk])
+    response = chief_client.post(url, {"name": players[1].name, "rating": p.rating, "seen": p.version()})
+    assert "is already registered" in response.content.decode()
+    assert Player.objects.get(pk=p.pk).name == p.name
+    # saving the player's own details again is not a question
+    response = chief_client.post(url, {"name": p.name, "rating": "1111", "seen": p.version()})
+    assert response.status_code == 302 and Player.objects.get(pk=p.pk).rating == 1111
 
 
 def test_audit_finding_4_the_player_form_refuses_a_carriage_return_in_the_name(chief_client, tournament):

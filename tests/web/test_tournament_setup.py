@@ -176,7 +176,7 @@ def test_points_after_a_round_need_a_confirmation_and_change_nothing_without_it(
     response = settings_post(chief_client, tournament, point_win="3", point_draw="1", point_pab="3",
                              point_half_bye="1", place="Koper")
     assert response.status_code == 200
-    assert "1 round(s) were paired on the old points" in response.content.decode()
+    assert "1 round was paired on the old points" in response.content.decode()
     tournament.refresh_from_db()
     assert (tournament.point_win, tournament.place) == (1, "Bled")
     response = settings_post(chief_client, tournament, point_win="3", point_draw="1", point_pab="3",

@@ -1,0 +1,43 @@
+"""Real browser: a second player of a registered name is asked about before saving
+(issue 21, rough edge 1), through the HTMX form as an arbiter uses it."""
+
+from __future__ import annotations
+
+import pytest
+
+from pairing.services.numbering import renumber
+
+from .conftest import SHOTS
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_namesake_is_confirmed_before_it_is_registered(live_server, browser_page):
+    from django.contrib.auth import get_user_model
+
+    from pairing.models import Player, Tournament
+
+    user = get_user_model().objects.create_user(username="chief", password="browser-pass-1")
+    t = Tournament.objects.create(slug="club-open", name="Club Open", rounds=5, owner=user)
+    Player.objects.create(tournament=t, name="Novak, Ana", rating=2000)
+    renumber(t)
+    page = browser_page
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "chief")
+    page.fill("#id_password", "browser-pass-1")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    page.goto(f"{live_server.url}/t/club-open/players/")
+
+    page.fill("#id_name", "Novak, Ana")
+    page.fill("#id_rating", "1650")
+    page.click("#player-form button[type=submit]")
+    page.wait_for_selector("#id_same_name")
+    assert "Novak, Ana is already registered (number 1, rating 2000)" in page.inner_text("#player-form")
+    page.screenshot(path=str(SHOTS / "namesake-question.png"), full_page=True)
+    assert Player.objects.filter(tournament=t).count() == 1
+
+    page.check("#id_same_name")
+    page.click("#player-form button[type=submit]")
+    page.wait_for_function("document.querySelectorAll('#player-table tbody tr').length === 2")
+    assert list(Player.objects.filter(tournament=t).order_by("tpn").values_list("rating", flat=True)) == [2000, 1650]
