@@ -14,7 +14,12 @@ from .fields import _clean_federation, refuse_control_characters
 
 class TournamentForm(forms.ModelForm):
     slug = forms.SlugField(
-        required=False, max_length=60, help_text="Part of the address; made from the name when left empty."
+        label="Web address",
+        required=False,
+        max_length=60,
+        help_text="The tournament's pages are at /t/<this>/ (letters, digits and hyphens); "
+        "made from the name when left empty.",
+        error_messages={"invalid": "A web address takes lower-case letters, digits and hyphens only."},
     )
 
     class Meta:

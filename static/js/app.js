@@ -63,6 +63,18 @@
     form.dataset.sent = "1";
   });
 
+  // The new-tournament form: the web address left empty is made from the name on the
+  // server; show which one as the name is typed.
+  function slugify(text) {
+    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/[^a-z0-9\s-]/g, "").trim().replace(/[\s-]+/g, "-").slice(0, 60);
+  }
+  document.addEventListener("input", function (e) {
+    if (e.target.id !== "id_name" || !e.target.form) return;
+    var slug = e.target.form.querySelector("#id_slug");
+    if (slug) slug.placeholder = slugify(e.target.value);
+  });
+
   // Print buttons (data-print) on the public lists: shown only when this script runs.
   function showPrintButtons() {
     Array.prototype.forEach.call(document.querySelectorAll("[data-print]"), function (b) { b.hidden = false; });

@@ -222,3 +222,13 @@ def test_audit_finding_4_a_line_break_already_in_the_database_never_reaches_the_
     assert parsed.total_rounds == tournament.rounds
     assert all(line.startswith(("001", "012", "022", "032", "042", "052", "102", "112", "122", "XX", "240", "260"))
                for line in text.splitlines() if line)
+
+
+def test_rough_edge_11_the_address_is_called_web_address_and_made_from_the_name(chief_client):
+    page = chief_client.get(reverse("pairing:tournament_create")).content.decode()
+    assert "Web address" in page and ">Slug" not in page and "/t/&lt;this&gt;/" in page
+    response = chief_client.post(reverse("pairing:tournament_create"), {**GOOD, "name": "Zimski Turnir Žalec"})
+    assert response.status_code == 302
+    assert Tournament.objects.get().slug == "zimski-turnir-zalec"
+    bad = chief_client.post(reverse("pairing:tournament_create"), {**GOOD, "slug": "not an address!"})
+    assert "A web address takes lower-case letters, digits and hyphens only." in bad.content.decode()

@@ -1,5 +1,6 @@
-"""Real browser: a second player of a registered name is asked about before saving
-(issue 21, rough edge 1), through the HTMX form as an arbiter uses it."""
+"""Real browser: rough edges a new user met (issue 21), as an arbiter meets them: a second
+player of a registered name is asked about before saving (through the HTMX form), and the
+web address shows as the name is typed."""
 
 from __future__ import annotations
 
@@ -41,3 +42,19 @@ def test_a_namesake_is_confirmed_before_it_is_registered(live_server, browser_pa
     page.click("#player-form button[type=submit]")
     page.wait_for_function("document.querySelectorAll('#player-table tbody tr').length === 2")
     assert list(Player.objects.filter(tournament=t).order_by("tpn").values_list("rating", flat=True)) == [2000, 1650]
+
+
+def test_the_web_address_is_shown_as_the_name_is_typed(live_server, browser_page):
+    """Issue 21, rough edge 11: the address field shows the address the name will give."""
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_user(username="chief", password="browser-pass-1")
+    page = browser_page
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "chief")
+    page.fill("#id_password", "browser-pass-1")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    page.goto(f"{live_server.url}/new/")
+    page.type("#id_name", "Zimski Turnir Žalec 2026")
+    assert page.get_attribute("#id_slug", "placeholder") == "zimski-turnir-zalec-2026"
