@@ -99,6 +99,12 @@ class Chart:
     rounds: tuple[tuple[float, int], ...]  # (x, round number)
     plot_left: int
     plot_bottom: int
+    plot_top: int = 8
+
+    @property
+    def axis_label_y(self) -> float:
+        """Where the vertical axis's title ("ARO") is centred."""
+        return (self.plot_top + self.plot_bottom) / 2
 
 
 def chart(spreads: Sequence[RoundSpread], width: int = 640, height: int = 200) -> Chart | None:
@@ -108,7 +114,7 @@ def chart(spreads: Sequence[RoundSpread], width: int = 640, height: int = 200) -
     values = [v for r in spreads for g in r.groups for v in (g.low, g.high)]
     if not values:
         return None
-    left, right, top, bottom = 44, 6, 8, 22
+    left, right, top, bottom = 58, 6, 8, 22
     lo, hi = min(values), max(values)
     if hi == lo:
         lo, hi = lo - 50, hi + 50
@@ -134,4 +140,4 @@ def chart(spreads: Sequence[RoundSpread], width: int = 640, height: int = 200) -
             )
     ticks = tuple((y(v), v) for v in (hi, (hi + lo) // 2, lo))
     rounds = tuple((round(left + slot * (k + 0.5), 1), r.number) for k, r in enumerate(spreads))
-    return Chart(width, height, tuple(bars), ticks, rounds, left, height - bottom)
+    return Chart(width, height, tuple(bars), ticks, rounds, left, height - bottom, top)

@@ -336,3 +336,11 @@ def test_audit_finding_8_a_formula_after_a_separator_is_text_in_every_split(anon
         for row in csv.reader(text.splitlines(), delimiter=separator):
             for cell in row:
                 assert cell.lstrip(' \t"')[:1] not in ("=", "+", "-", "@"), (separator, cell)
+
+
+def test_rough_edge_12_the_aro_chart_says_what_a_line_and_a_dot_are(anon_client, tournament, six):
+    html = anon_client.get(reverse("pairing:aro", args=[tournament.slug])).content.decode()
+    assert 'class="axis-title"' in html and ">ARO</text>" in html
+    legend = html.split('id="spread-legend"')[1].split("</p>")[0]
+    assert "One line for each scoregroup after each round" in legend
+    assert "upper dot is the" in legend and "highest ARO" in legend and "lower dot the lowest" in legend
