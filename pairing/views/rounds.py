@@ -161,6 +161,10 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
     ex = _explanation(rnd) if rnd.is_draft else None
     for g in games:
         g.colour_rule = ex["colours"].get((g.white_id, g.black_id)) if ex else None
+        # a board the engine did not make (changed by a swap) has no rule of its own
+        g.by_hand = bool(ex and ex["colours"] and g.colour_rule is None)
+    if ex:
+        ex["boards_by_hand"] = [g.board for g in games if g.by_hand]
     done, total = rnd.progress()
     ctx = {
         "t": t,
@@ -283,9 +287,9 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     except ValueError as exc:
         messages.error(request, str(exc))
         return redirect(rnd.get_absolute_url())
-    messages.success(request, f"Swapped {a.name} and {b.name}.")
-    for w in warnings:
-        messages.warning(request, w)
+    # the warnings themselves are on the draft's page (they stand until the draft changes)
+    found = f" {counted(len(warnings), 'rule warning')} on this draft now: see the list above the boards." if warnings else ""
+    messages.success(request, f"Swapped {a.name} and {b.name}.{found}")
     return redirect(rnd.get_absolute_url())
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.urls import reverse
 
 from pairing.models import AuditEntry, Bye, ByeKind, Game, GameResult, Player, Round, RoundStatus
@@ -190,3 +192,20 @@ def test_the_not_paired_line_names_byes_and_withdrawn_players(chief, chief_clien
     assert f"Not paired: {players[1].name} (half-point bye), {players[2].name} (withdrawn)." in page
     by_name = chief_client.get(url + "?by=name").content.decode()
     assert "withdrawn" in by_name and "half-point bye" in by_name
+
+
+def test_rough_edge_4_after_a_swap_the_explanation_says_it_explains_the_engines_pairing(chief_client, tournament, players):
+    """Issue 21, rough edge 4: after a swap the explanation still described the engine's
+    pairing without saying so, the swapped boards' colour-rule cells were blank, and the
+    swap's warnings appeared twice."""
+    pair(chief_client, tournament)
+    g1, g2 = Game.objects.order_by("board")[:2]
+    response = chief_client.post(
+        reverse("pairing:round_swap", args=[tournament.slug, 1]), {"a": g1.black_id, "b": g2.black_id}, follow=True
+    )
+    page = response.content.decode()
+    assert "This explains the engine's pairing. The draft was changed by hand since (1 swap; boards 1, 2 differ from it)." in page
+    assert page.count(">by hand</abbr>") == 2
+    assert "Board 1: changed by hand (a swap); not the engine's board." in page
+    for line in re.findall(r"<li>⚠ (.*?)</li>", page):
+        assert page.count(line) == 1
