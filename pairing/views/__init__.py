@@ -1,6 +1,7 @@
 """Views: check access, call a service (changes) or a report (reads), render.  One module per area."""
 
 from .audit import audit_trail
+from .help import help_chapter, help_index
 from .players import (
     forbidden_pair_delete,
     forbidden_pairs,
@@ -32,6 +33,8 @@ from .tournaments import (
 )
 
 __all__ = [
+    "help_chapter",
+    "help_index",
     "absences",
     "aro_list",
     "audit_trail",

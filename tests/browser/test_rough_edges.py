@@ -58,3 +58,16 @@ def test_the_web_address_is_shown_as_the_name_is_typed(live_server, browser_page
     page.goto(f"{live_server.url}/new/")
     page.type("#id_name", "Zimski Turnir Žalec 2026")
     assert page.get_attribute("#id_slug", "placeholder") == "zimski-turnir-zalec-2026"
+
+
+def test_the_help_link_opens_the_manual_at_the_pages_chapter(live_server, browser_page):
+    """FIDE checklist Q12: the manual is reachable from inside the program."""
+    page = browser_page
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.click("#help-link")
+    page.wait_for_url(f"{live_server.url}/help/start/")
+    assert "Getting started: accounts and the arbiter team" in page.inner_text("#manual-text h1")
+    page.click("text=Entering and correcting results")
+    page.wait_for_url(f"{live_server.url}/help/results/")
+    assert "press the new key" in page.inner_text("#manual-text")
+    page.screenshot(path=str(SHOTS / "manual-results.png"), full_page=True)

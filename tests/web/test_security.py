@@ -32,7 +32,7 @@ from tests.web.helpers import play_round
 ROOT = Path(__file__).resolve().parents[2]
 
 # Read-only pages anyone may GET (for a public tournament); they refuse POST.
-PUBLIC = {"health", "tournament", "round", "standings", "standings_csv", "crosstable", "aro", "player_card"}
+PUBLIC = {"health", "help_index", "help_chapter", "tournament", "round", "standings", "standings_csv", "crosstable", "aro", "player_card"}
 # Pages of the signed-in user's own: no tournament in the address.
 ACCOUNT = {"dashboard", "tournament_create", "invitation_answer"}
 
@@ -72,6 +72,8 @@ def address(name: str, t: Tournament) -> str:
             kwargs["pk"] = t.round_set.get(number=1).games().first().pk
         elif param == "pk":
             kwargs["pk"] = t.player_set.order_by("tpn").first().pk
+        elif param == "chapter":
+            kwargs["chapter"] = "results"
         elif param == "tpn":
             kwargs["tpn"] = 1
         else:  # pragma: no cover - a new kind of address: teach the test about it
@@ -130,7 +132,7 @@ def test_arbiter_pages_send_anonymous_visitors_to_the_login_page(anon_client, sc
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
 
 
-@pytest.mark.parametrize("name", sorted(PUBLIC - {"health", "tournament"}))
+@pytest.mark.parametrize("name", sorted(PUBLIC - {"health", "tournament", "help_index", "help_chapter"}))
 def test_public_pages_of_a_private_tournament_are_404_for_anonymous_visitors(anon_client, scene, name):
     assert anon_client.get(address(name, scene)).status_code == 404
 

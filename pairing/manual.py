@@ -1,0 +1,83 @@
+"""The arbiter's manual: chapters written as Markdown files in docs/manual/ (readable in
+the repository as they are) and shown in the app at /help/<chapter>/, with a Help link on
+every page that opens the chapter for that page.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import markdown
+
+MANUAL_DIR = Path(__file__).resolve().parent.parent / "docs" / "manual"
+
+# (slug, title), in reading order; the file is docs/manual/<slug>.md
+CHAPTERS: list[tuple[str, str]] = [
+    ("start", "Getting started: accounts and the arbiter team"),
+    ("setup", "Setting up a tournament"),
+    ("players", "Players and pairing numbers"),
+    ("byes", "Byes, absences and withdrawals"),
+    ("pairing", "Pairing a round and why"),
+    ("manual-pairing", "Changing a draft by hand, forbidden pairs"),
+    ("results", "Entering and correcting results"),
+    ("standings", "Standings, tie-breaks, crosstable"),
+    ("aro", "The ARO list"),
+    ("import-export", "TRF import and export"),
+    ("public", "Public pages and printing"),
+    ("trust", "Two arbiters at once, the audit trail, logins"),
+    ("hosting", "Hosting, backups and upgrades"),
+]
+TITLES = dict(CHAPTERS)
+
+# The chapter each page's Help link opens (by URL name); a page left out opens the index.
+PAGE_CHAPTER = {
+    "login": "start",
+    "logout": "start",
+    "password_change": "start",
+    "password_change_done": "start",
+    "dashboard": "start",
+    "invitation_answer": "start",
+    "tournament_create": "setup",
+    "settings": "setup",
+    "deputies": "start",
+    "tournament": "pairing",
+    "players": "players",
+    "players_import": "players",
+    "player_edit": "players",
+    "player_delete": "players",
+    "player_withdraw": "byes",
+    "absences": "byes",
+    "forbidden_pairs": "manual-pairing",
+    "forbidden_pair_delete": "manual-pairing",
+    "pair_next": "pairing",
+    "round": "pairing",
+    "round_publish": "pairing",
+    "round_discard": "pairing",
+    "round_swap": "manual-pairing",
+    "game_result": "results",
+    "standings": "standings",
+    "standings_csv": "standings",
+    "crosstable": "standings",
+    "player_card": "standings",
+    "aro": "aro",
+    "trf_import": "import-export",
+    "trf_export": "import-export",
+    "audit": "trust",
+    "health": "hosting",
+    "help_index": "start",
+    "help_chapter": "start",
+}
+
+
+def chapter_for(url_name: str | None) -> str | None:
+    return PAGE_CHAPTER.get(url_name or "")
+
+
+@cache
+def chapter_html(slug: str) -> str:
+    """The chapter as HTML (our own files, so their HTML is trusted)."""
+    if slug not in TITLES:
+        raise KeyError(slug)
+    text = (MANUAL_DIR / f"{slug}.md").read_text(encoding="utf-8")
+    return markdown.markdown(text, extensions=["tables", "toc", "sane_lists"], output_format="html")
