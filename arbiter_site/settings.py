@@ -108,6 +108,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "pairing.context_processors.help_link",
+                "pairing.context_processors.density",
             ],
         },
     },

@@ -15,3 +15,11 @@ def help_link(request: HttpRequest) -> dict:
     if chapter:
         return {"help_url": reverse("pairing:help_chapter", args=[chapter])}
     return {"help_url": reverse("pairing:help_index")}
+
+
+DENSITY_COOKIE = "density"
+
+
+def density(request: HttpRequest) -> dict:
+    """``compact``: the visitor chose compact tables (a cookie; see views.display.density)."""
+    return {"compact": request.COOKIES.get(DENSITY_COOKIE) == "compact"}

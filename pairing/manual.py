@@ -66,6 +66,7 @@ PAGE_CHAPTER = {
     "audit": "trust",
     "health": "hosting",
     "help_index": "start",
+    "density": "results",
     "help_chapter": "start",
 }
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("health/", views.health, name="health"),
     path("help/", views.help_index, name="help_index"),
+    path("display/density/", views.density, name="density"),
     path("help/<slug:chapter>/", views.help_chapter, name="help_chapter"),
     path("new/", views.tournament_create, name="tournament_create"),
     path("invitations/<int:pk>/", views.invitation_answer, name="invitation_answer"),

@@ -1,6 +1,7 @@
 """Views: check access, call a service (changes) or a report (reads), render.  One module per area."""
 
 from .audit import audit_trail
+from .display import density
 from .help import help_chapter, help_index
 from .players import (
     forbidden_pair_delete,
@@ -33,6 +34,7 @@ from .tournaments import (
 )
 
 __all__ = [
+    "density",
     "help_chapter",
     "help_index",
     "absences",

@@ -80,6 +80,17 @@
     Array.prototype.forEach.call(document.querySelectorAll("[data-print]"), function (b) { b.hidden = false; });
   }
   document.addEventListener("DOMContentLoaded", showPrintButtons);
+
+  // The "swipe sideways" hint only where the table is really wider than the screen.
+  function markScrollHints() {
+    Array.prototype.forEach.call(document.querySelectorAll(".scroll-hint"), function (hint) {
+      var box = hint.nextElementSibling;
+      if (box && box.classList.contains("scroll")) hint.classList.toggle("fits", box.scrollWidth <= box.clientWidth);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", markScrollHints);
+  document.addEventListener("htmx:afterSettle", markScrollHints);
+  window.addEventListener("resize", markScrollHints);
   document.addEventListener("htmx:afterSettle", showPrintButtons);
   document.addEventListener("click", function (e) {
     var button = e.target.closest ? e.target.closest("[data-print]") : null;

@@ -35,6 +35,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = {"health", "help_index", "help_chapter", "tournament", "round", "standings", "standings_csv", "crosstable", "aro", "player_card"}
 # Pages of the signed-in user's own: no tournament in the address.
 ACCOUNT = {"dashboard", "tournament_create", "invitation_answer"}
+# A display preference kept in the visitor's own browser: anyone may POST it.
+PREFERENCES = {"density"}
 
 ROUTES = [(p.name, sorted(p.pattern.converters)) for p in pairing_urls.urlpatterns]
 NAMES = [name for name, _ in ROUTES]
@@ -109,7 +111,7 @@ def test_the_route_list_is_read_from_the_urlconf():
                  "players_import", "trf_import", "absences", "pair_next", "round_publish", "round_discard",
                  "round_swap", "game_result", "audit", "forbidden_pairs", "forbidden_pair_delete"]:
         assert name in ARBITER_ROUTES
-    assert set(NAMES) - set(TOURNAMENT_ROUTES) <= PUBLIC | ACCOUNT, "a new route without a tournament: classify it"
+    assert set(NAMES) - set(TOURNAMENT_ROUTES) <= PUBLIC | ACCOUNT | PREFERENCES, "a new route without a tournament: classify it"
 
 
 # ------------------------------------------------------------------ anonymous
@@ -121,12 +123,14 @@ def test_an_anonymous_post_changes_nothing(anon_client, scene, name):
     response = anon_client.post(address(name, scene), payload(scene))
     if name in PUBLIC:
         assert response.status_code == 405
+    elif name in PREFERENCES:
+        assert response.status_code == 302  # a cookie of the visitor's own, nothing stored
     else:
         assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
     assert everything() == before
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if n not in PUBLIC])
+@pytest.mark.parametrize("name", [n for n in NAMES if n not in PUBLIC | PREFERENCES])
 def test_arbiter_pages_send_anonymous_visitors_to_the_login_page(anon_client, scene, name):
     response = anon_client.get(address(name, scene))
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
