@@ -24,6 +24,29 @@ def figure(value, places: int) -> str:
     return str(Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
 
 
+def fixed(value, places: int) -> str:
+    """``value`` with exactly ``places`` decimals, rounded half up."""
+    if places == 0:
+        return str(int(Decimal(value).to_integral_value(ROUND_HALF_UP)))
+    return str(Decimal(value).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def column_places(columns: list[list], most: int = 2) -> tuple[int, ...]:
+    """Per column, the fewest decimals (up to ``most``) that show each of its values as
+    :func:`figure` would: 0 for whole numbers only, 1 for halves, 2 for quarters."""
+    out = []
+    for values in columns:
+        needed = 0
+        for v in values:
+            if isinstance(v, int):
+                continue
+            text = figure(v, most)
+            if "." in text:
+                needed = max(needed, len(text.rstrip("0").split(".")[1]))
+        out.append(needed)
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class StandingRow:
     rank: int
@@ -33,6 +56,9 @@ class StandingRow:
     # per tie-break: a rating average or performance of a player without a game (0 in
     # the computation, which orders them last), shown as "—" / left empty in the CSV
     no_value: tuple[bool, ...] = ()
+    # decimals of each tie-break column (the same for every row: "5.00" beside "3.50",
+    # not "5"; issue 21, rough edge 8); empty: each value as :func:`figure` writes it
+    places: tuple[int, ...] = ()
 
     @property
     def points_text(self) -> str:
@@ -41,7 +67,11 @@ class StandingRow:
     @property
     def tiebreak_texts(self) -> tuple[str, ...]:
         blank = self.no_value or (False,) * len(self.tiebreaks)
-        return tuple("—" if b else figure(v, 2) for v, b in zip(self.tiebreaks, blank, strict=True))
+        if not self.places:
+            return tuple("—" if b else figure(v, 2) for v, b in zip(self.tiebreaks, blank, strict=True))
+        return tuple(
+            "—" if b else fixed(v, p) for v, b, p in zip(self.tiebreaks, blank, self.places, strict=True)
+        )
 
     @property
     def tiebreak_values(self) -> tuple:
@@ -102,12 +132,14 @@ def standings_table(t: Tournament, rounds: int | None = None) -> _Table:
         rows = tb.standings(data, order)
     # ratings are at least 1, so 0 means no game to average over
     rating_based = [o in _rating_tiebreaks() for o in order]
+    places = column_places([[r.tiebreaks[i] for r in rows] for i in range(len(order))])
     return _Table(
         [o.label for o in order],
         [
             StandingRow(
                 r.rank, by_pk[r.id], r.points, r.tiebreaks,
                 tuple(rb and v == 0 for rb, v in zip(rating_based, r.tiebreaks, strict=True)),
+                places,
             )
             for r in rows
         ],
