@@ -170,6 +170,8 @@ LOGIN_REDIRECT_URL = "pairing:dashboard"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en"
+# Our own date formats (arbiter_site/formats/en/formats.py): 27 Nov 2026 everywhere.
+FORMAT_MODULE_PATH = ["arbiter_site.formats"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

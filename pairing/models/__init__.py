@@ -7,6 +7,7 @@ everything is importable from ``pairing.models``.
 
 from .audit import AUDIT_LIST_SHOWN, AuditAction, AuditEntry, AuditEntryQuerySet
 from .choices import (
+    BYE_WORDS,
     REQUESTED_BYES,
     RESULT_KEYS,
     SEEN_CHANGED,
@@ -30,6 +31,7 @@ from .team import DeputyInvitation
 from .tournament import Tournament, TournamentQuerySet
 
 __all__ = [
+    "BYE_WORDS",
     "stale_form",
     "DeputyInvitation",
     "AUDIT_LIST_SHOWN", "REQUESTED_BYES", "RESULT_KEYS", "SEEN_CHANGED", "SIDES", "TITLE_ORDER",

@@ -6,7 +6,16 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
+from .choices import BYE_WORDS, ColourChoice, ColourMethod, GameResult
 from .tournament import Tournament
+
+# Stored codes written as the app's pages write them (issue 21, rough edge 8: the trail
+# showed "initial colour b" and "1/2-1/2").
+_CODES = {
+    "initial_colour": dict(ColourChoice.choices),
+    "initial_colour_method": dict(ColourMethod.choices),
+    "result": {k: v for k, v in GameResult.choices if k},
+}
 
 
 class AuditAction(models.TextChoices):
@@ -99,7 +108,16 @@ class AuditEntry(models.Model):
         """``(field, before, after)`` as text, for the audit page."""
         b = self.before if isinstance(self.before, dict) else {}
         a = self.after if isinstance(self.after, dict) else {}
-        return [(k.replace("_", " "), _audit_text(b.get(k)), _audit_text(a.get(k))) for k in dict.fromkeys([*b, *a])]
+
+        def text(key: str, value) -> str:
+            if self.action == AuditAction.BYE and isinstance(value, str):
+                return BYE_WORDS.get(value, value)
+            codes = _CODES.get(key)
+            if codes and isinstance(value, str) and value in codes:
+                return codes[value]
+            return _audit_text(value)
+
+        return [(k.replace("_", " "), text(k, b.get(k)), text(k, a.get(k))) for k in dict.fromkeys([*b, *a])]
 
 
 AUDIT_LIST_SHOWN = 30  # a 5,000-player import stays readable; the entry keeps them all

@@ -73,6 +73,12 @@ class ByeKind(models.TextChoices):
 
 REQUESTED_BYES = (ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL)
 
+# A bye kind inside a sentence ("Ana: zero-point bye"), without the labels' "(requested)".
+BYE_WORDS = {
+    ByeKind.PAIRING: "pairing-allocated bye", ByeKind.HALF: "half-point bye", ByeKind.ZERO: "zero-point bye",
+    ByeKind.FULL: "full-point bye", "": "plays",
+}
+
 
 class RoundStatus(models.TextChoices):
     DRAFT = "draft", "Draft"

@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from ..models import (
+    BYE_WORDS,
     REQUESTED_BYES,
     SEEN_CHANGED,
     AuditAction,
@@ -79,7 +80,7 @@ def set_byes(
                 Bye.objects.update_or_create(
                     player=p, round_number=round_number, defaults={"tournament": tournament, "kind": value}
                 )
-                changes.append(f"{p.name}: {ByeKind(value).label}")
+                changes.append(f"{p.name}: {BYE_WORDS[value]}")
                 before[key], after[key] = bye.kind if bye is not None else "", value
         if changes:
             if round_number == first_open:

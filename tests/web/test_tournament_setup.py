@@ -232,3 +232,17 @@ def test_rough_edge_11_the_address_is_called_web_address_and_made_from_the_name(
     assert Tournament.objects.get().slug == "zimski-turnir-zalec"
     bad = chief_client.post(reverse("pairing:tournament_create"), {**GOOD, "slug": "not an address!"})
     assert "A web address takes lower-case letters, digits and hyphens only." in bad.content.decode()
+
+
+def test_rough_edge_8_dates_and_points_are_written_one_way(chief_client, tournament):
+    import datetime
+
+    Tournament.objects.filter(pk=tournament.pk).update(
+        start_date=datetime.date(2026, 11, 27), end_date=datetime.date(2026, 11, 29)
+    )
+    page = chief_client.get(reverse("pairing:tournament", args=[tournament.slug])).content.decode()
+    assert "27 Nov 2026 – 29 Nov 2026" in page and "Nov. 27" not in page
+    assert "win 1, draw 0.5, PAB 1" in page and "1.0" not in page
+    byes = chief_client.get(reverse("pairing:absences", args=[tournament.slug])).content.decode()
+    assert "half-point bye (0.5)" in byes and "full-point bye (1)" in byes
+    assert "chief arbiter: chief" in chief_client.get(reverse("pairing:dashboard")).content.decode()

@@ -1,0 +1,20 @@
+"""``{{ value|points }}``: a point value as the tables write it (1, 0.5, 0.25; not 1.0)."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django import template
+
+from ..reports.standings import figure
+
+register = template.Library()
+
+
+@register.filter
+def points(value) -> str:
+    try:
+        text = figure(Decimal(str(value)), 2)
+    except (InvalidOperation, ValueError, TypeError):
+        return str(value)
+    return text.rstrip("0").rstrip(".") if "." in text else text
