@@ -234,7 +234,7 @@ def test_rough_edge_11_the_address_is_called_web_address_and_made_from_the_name(
     assert "A web address takes lower-case letters, digits and hyphens only." in bad.content.decode()
 
 
-def test_rough_edge_8_dates_and_points_are_written_one_way(chief_client, tournament):
+def test_rough_edge_8_dates_and_points_are_written_one_way(chief_client, tournament, players):
     import datetime
 
     Tournament.objects.filter(pk=tournament.pk).update(
