@@ -51,3 +51,12 @@ def browser_page(chromium):
     page = chromium.new_page(viewport={"width": 1200, "height": 900})
     page.set_default_timeout(15000)
     return page
+
+
+def log_in(page, base_url: str, username: str, password: str) -> None:
+    """Through the login form, as a person does; ends on the list of tournaments."""
+    page.goto(f"{base_url}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base_url}/")

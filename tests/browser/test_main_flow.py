@@ -10,7 +10,7 @@ import pytest
 
 from pairing.services.numbering import renumber
 
-from .conftest import SHOTS
+from .conftest import SHOTS, log_in
 
 pytestmark = pytest.mark.browser
 
@@ -30,11 +30,7 @@ def test_arbiter_pairs_a_round_and_enters_results_by_keyboard(live_server, brows
     renumber(t)
     page = browser_page
 
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "chief")
-    page.fill("#id_password", "browser-pass-1")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
+    log_in(page, live_server.url, "chief", "browser-pass-1")
     page.click("text=Club Open")
 
     page.click("#pair-next")

@@ -8,7 +8,7 @@ import pytest
 
 from pairing.services.numbering import renumber
 
-from .conftest import SHOTS
+from .conftest import SHOTS, log_in
 
 pytestmark = pytest.mark.browser
 
@@ -23,11 +23,7 @@ def test_a_namesake_is_confirmed_before_it_is_registered(live_server, browser_pa
     Player.objects.create(tournament=t, name="Novak, Ana", rating=2000)
     renumber(t)
     page = browser_page
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "chief")
-    page.fill("#id_password", "browser-pass-1")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
+    log_in(page, live_server.url, "chief", "browser-pass-1")
     page.goto(f"{live_server.url}/t/club-open/players/")
 
     page.fill("#id_name", "Novak, Ana")
@@ -50,11 +46,7 @@ def test_the_web_address_is_shown_as_the_name_is_typed(live_server, browser_page
 
     get_user_model().objects.create_user(username="chief", password="browser-pass-1")
     page = browser_page
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", "chief")
-    page.fill("#id_password", "browser-pass-1")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
+    log_in(page, live_server.url, "chief", "browser-pass-1")
     page.goto(f"{live_server.url}/new/")
     page.type("#id_name", "Zimski Turnir Žalec 2026")
     assert page.get_attribute("#id_slug", "placeholder") == "zimski-turnir-zalec-2026"

@@ -9,7 +9,7 @@ import pytest
 
 from pairing.services.numbering import renumber
 
-from .conftest import SHOTS
+from .conftest import SHOTS, log_in
 
 pytestmark = pytest.mark.browser
 
@@ -29,11 +29,7 @@ def test_an_arbiter_runs_a_round_with_javascript_turned_off(live_server, chromiu
     context = chromium.new_context(java_script_enabled=False, viewport={"width": 1200, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15000)
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "nojs")
-    page.fill("#id_password", "no-script-pass-1")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/")
+    log_in(page, base, "nojs", "no-script-pass-1")
 
     page.goto(f"{base}/t/no-script/")
     page.click("#pair-next")
