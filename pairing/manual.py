@@ -48,6 +48,7 @@ PAGE_CHAPTER = {
     "player_delete": "players",
     "player_withdraw": "byes",
     "absences": "byes",
+    "byes_grid": "byes",
     "forbidden_pairs": "manual-pairing",
     "forbidden_pair_delete": "manual-pairing",
     "pair_next": "pairing",

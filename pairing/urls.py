@@ -29,6 +29,7 @@ urlpatterns = [
     path(T + "import-trf/", views.trf_import, name="trf_import"),
     path(T + "export.trf", views.trf_export, name="trf_export"),
     path(T + "absences/", views.absences, name="absences"),
+    path(T + "byes/grid/", views.byes_grid, name="byes_grid"),
     path(T + "pair/", views.pair_next, name="pair_next"),
     path(R, views.round_detail, name="round"),
     path(R + "publish/", views.round_publish, name="round_publish"),

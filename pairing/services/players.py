@@ -92,6 +92,20 @@ def set_byes(
     return changes
 
 
+def set_byes_grid(
+    tournament, wanted: dict[int, dict[int, str]], user=None, seen: dict[int, dict[int, str]] | None = None
+) -> dict[int, list[str]]:
+    """:func:`set_byes` for several rounds at once (the byes grid), all or nothing: a
+    refusal in any round saves nothing in any.  ``wanted`` and ``seen`` by round number."""
+    done = {}
+    with transaction.atomic():
+        for number in sorted(wanted):
+            changes = set_byes(tournament, number, wanted[number], user, (seen or {}).get(number))
+            if changes:
+                done[number] = changes
+    return done
+
+
 FIDE_ID_TAKEN = "A player with this FIDE id was registered a moment ago (by another arbiter?); nothing was saved."
 
 

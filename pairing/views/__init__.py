@@ -16,6 +16,7 @@ from .players import (
 from .reports import aro_list, crosstable, player_card, standings, standings_csv, trf_export
 from .rounds import (
     absences,
+    byes_grid,
     game_result,
     pair_next,
     round_detail,
@@ -38,6 +39,7 @@ __all__ = [
     "help_chapter",
     "help_index",
     "absences",
+    "byes_grid",
     "aro_list",
     "audit_trail",
     "crosstable",

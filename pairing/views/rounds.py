@@ -14,7 +14,7 @@ from ..forms import SwapForm
 from ..models import RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus, stale_form
 from ..reports.pairing_list import not_paired
 from ..reports.standings import figure
-from ..services.players import set_byes
+from ..services.players import set_byes, set_byes_grid
 from ..services.results import record_result
 from ..services.rounds import (
     PairingRefused,
@@ -70,6 +70,50 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
         "pairing/absences.html",
         {"t": t, "number": number, "rows": rows, "seen": seen, "round_numbers": range(first_open, t.rounds + 1)},
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@tells_of_a_discarded_draft
+def byes_grid(request: HttpRequest, slug: str) -> HttpResponse:
+    """Requested byes of every round not yet published, players x rounds, saved at once
+    (issue 21, rough edge 7).  A field is ``kind-<player>-<round>``; each round carries
+    the byes the page showed (``seen-<round>``), as on the one-round page."""
+    t = get_tournament_for_arbiter(request, slug)
+    first_open = t.rounds_published() + 1
+    numbers = list(range(first_open, t.rounds + 1))
+    players = list(t.player_set.by_tpn())
+    if request.method == "POST" and numbers:
+        wanted: dict[int, dict[int, str]] = {}
+        seen: dict[int, dict[int, str]] = {}
+        try:
+            for number in numbers:
+                row = {p.pk: request.POST[f"kind-{p.pk}-{number}"] for p in players if f"kind-{p.pk}-{number}" in request.POST}
+                if not row:
+                    continue
+                if f"seen-{number}" not in request.POST:
+                    raise Conflict(stale_form("byes"))
+                wanted[number] = row
+                seen[number] = _seen_byes(request.POST[f"seen-{number}"])
+            done = set_byes_grid(t, wanted, request.user, seen)
+        except Conflict as exc:
+            messages.error(request, str(exc))
+        except ValueError as exc:
+            messages.error(request, f"{exc} Nothing was saved.")
+        else:
+            total = sum(len(c) for c in done.values())
+            messages.success(request, f"{counted(total, 'change')} saved." if total else "No changes.")
+        return redirect("pairing:byes_grid", slug=t.slug)
+    byes = {(b.player_id, b.round_number): b.kind for b in Bye.objects.filter(tournament=t, round_number__gte=first_open)}
+    columns = [
+        (n, ",".join(f"{pk}:{kind}" for (pk, r), kind in sorted(byes.items()) if r == n and kind != "U"))
+        for n in numbers
+    ]
+    rows = [
+        (p, [(n, byes.get((p.pk, n), ""), bool(p.withdrawn_from_round and p.withdrawn_from_round <= n)) for n in numbers])
+        for p in players
+    ]
+    return render(request, "pairing/byes_grid.html", {"t": t, "columns": columns, "rows": rows})
 
 
 def _seen_byes(raw: str) -> dict[int, str]:

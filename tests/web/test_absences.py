@@ -122,3 +122,44 @@ def test_a_garbled_round_in_the_address_sends_back_to_the_next_rounds_byes(chief
     response = chief_client.get(absences_url(tournament) + "?round=x")
     assert response.status_code == 302
     assert chief_client.get(absences_url(tournament)).status_code == 200
+
+
+def grid_url(t):
+    return reverse("pairing:byes_grid", args=[t.slug])
+
+
+def grid_seen(t) -> dict:
+    return {f"seen-{n}": shown_byes(t, n) for n in range(1, t.rounds + 1)}
+
+
+def test_rough_edge_7_byes_of_several_rounds_are_set_in_one_grid(chief_client, tournament, players):
+    """Issue 21, rough edge 7: byes were entered one round at a time."""
+    page = chief_client.get(grid_url(tournament)).content.decode()
+    assert page.count("<select") == 10 * 5 and f'name="kind-{players[0].pk}-3"' in page
+    response = chief_client.post(grid_url(tournament), {
+        **grid_seen(tournament),
+        f"kind-{players[0].pk}-2": ByeKind.HALF, f"kind-{players[0].pk}-3": ByeKind.ZERO,
+        f"kind-{players[1].pk}-5": ByeKind.FULL, f"kind-{players[2].pk}-1": "",
+    }, follow=True)
+    assert "3 changes saved." in response.content.decode()
+    assert sorted(Bye.objects.values_list("player_id", "round_number", "kind")) == sorted([
+        (players[0].pk, 2, "H"), (players[0].pk, 3, "Z"), (players[1].pk, 5, "F"),
+    ])
+
+
+def test_rough_edge_7_a_clash_in_one_round_saves_nothing_in_any(chief_client, deputy_client, tournament, players):
+    seen = grid_seen(tournament)  # the chief's page, opened before the deputy's change
+    deputy_client.post(absences_url(tournament), {"round": 4, "seen": "", f"kind-{players[3].pk}": ByeKind.HALF})
+    response = chief_client.post(grid_url(tournament), {
+        **seen, f"kind-{players[0].pk}-2": ByeKind.HALF, f"kind-{players[3].pk}-4": ByeKind.ZERO,
+    }, follow=True)
+    assert "another arbiter changed the bye" in response.content.decode()
+    assert list(Bye.objects.values_list("player_id", "round_number", "kind")) == [(players[3].pk, 4, "H")]
+
+
+def test_rough_edge_7_the_grid_without_seen_and_for_played_rounds(chief_client, chief, tournament, players):
+    response = chief_client.post(grid_url(tournament), {f"kind-{players[0].pk}-2": ByeKind.HALF}, follow=True)
+    assert "did not say which byes it showed" in response.content.decode() and not Bye.objects.exists()
+    play_round(tournament, chief)
+    page = chief_client.get(grid_url(tournament)).content.decode()
+    assert f'name="kind-{players[0].pk}-1"' not in page and f'name="kind-{players[0].pk}-2"' in page
