@@ -8,7 +8,6 @@ from django import forms
 from django.utils.text import slugify
 
 from ..models import ColourMethod, Tournament
-from ..wording import counted
 from .fields import _clean_federation, refuse_control_characters
 
 
@@ -64,17 +63,15 @@ class TournamentForm(forms.ModelForm):
         }
 
     POINT_FIELDS = ("point_win", "point_draw", "point_loss", "point_pab", "point_half_bye")
-
-    confirm_points = forms.BooleanField(
-        required=False,
-        label="Change the points of the rounds already played",
-        help_text="Every score so far is recomputed with the new points, although those rounds were paired on the old ones.",
-    )
+    # Fixed by the rules once play starts: locked in FIDE mode after round 1 is paired
+    # (VCL4THP Q57, Q75, Q85, Q200); outside FIDE mode a change asks at Level 3.
+    FIXED_FIELDS = ("rounds", *POINT_FIELDS, "tiebreaks")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         refuse_control_characters(self)
         self.rounds_published = self.instance.rounds_published() if self.instance.pk else 0
+        self.started = self.rounds_published >= 1  # a draft of round 1 can still be discarded
         # one message for every number out of range (clean_rounds), not Django's "≥ 0"
         self.fields["rounds"].validators = []
         self.fields["rounds"].widget.attrs.update(min=1, max=99)
@@ -82,8 +79,11 @@ class TournamentForm(forms.ModelForm):
             # Round 1 is paired: the initial colour is history now.
             self.fields["initial_colour_method"].disabled = True
             self.fields["initial_colour"].disabled = True
-        else:
-            del self.fields["confirm_points"]
+        if self.started and self.instance.fide_mode:
+            # a disabled field keeps the stored value whatever a POST says
+            for name in self.FIXED_FIELDS:
+                self.fields[name].disabled = True
+                self.fields[name].help_text = "Locked: the tournament is in FIDE mode and round 1 has been published."
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))[:60]
@@ -135,14 +135,26 @@ class TournamentForm(forms.ModelForm):
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", "The tournament cannot end before it starts.")
-        changed = [f for f in self.POINT_FIELDS if f in self.changed_data]
-        if self.rounds_published and changed and not data.get("confirm_points"):
-            self.add_error(
-                "confirm_points",
-                f"{counted(self.rounds_published, 'round')} {'was' if self.rounds_published == 1 else 'were'} paired on the old points. Tick this box to recompute every "
-                "score with the new ones, or leave the points as they were.",
-            )
+        if self.instance.fide_mode and None not in (win, draw, loss):
+            self._fide_mode_values(win, draw, loss, pab)
         return data
+
+    STANDARD = (Decimal("1"), Decimal("0.5"), Decimal("0"))
+
+    def _fide_mode_values(self, win: Decimal, draw: Decimal, loss: Decimal, pab: Decimal | None) -> None:
+        """Values FIDE mode does not accept at all (VCL4THP Q74, Q81, Q83)."""
+        if 2 * draw > win + loss:
+            self.add_error(
+                "point_draw",
+                "In FIDE mode two draws cannot be worth more than a win and a loss "
+                f"({draw} + {draw} > {win} + {loss}).",
+            )
+        if pab is not None and (win, draw, loss) == self.STANDARD and pab not in self.STANDARD:
+            self.add_error("point_pab", "In FIDE mode, with 1-½-0 scoring, the PAB is worth 1, ½ or 0.")
+
+    def fixed_changes(self) -> list[str]:
+        """The settings fixed by the rules that this form changes."""
+        return [f for f in self.FIXED_FIELDS if f in self.changed_data]
 
     def save(self, commit: bool = True) -> Tournament:
         t = super().save(commit=False)

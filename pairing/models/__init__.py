@@ -25,6 +25,7 @@ from .choices import (
     stale_form,
     version_token,
 )
+from .integrity import IntegrityEvent, IntegrityKind
 from .player import Player, PlayerQuerySet
 from .rounds import Bye, ByeQuerySet, ForbiddenPair, ForbiddenPairQuerySet, Game, GameQuerySet, Round, Seat
 from .team import DeputyInvitation
@@ -34,6 +35,7 @@ __all__ = [
     "BYE_WORDS",
     "stale_form",
     "DeputyInvitation",
+    "IntegrityEvent", "IntegrityKind",
     "AUDIT_LIST_SHOWN", "REQUESTED_BYES", "RESULT_KEYS", "SEEN_CHANGED", "SIDES", "TITLE_ORDER",
     "AuditAction", "AuditEntry", "AuditEntryQuerySet", "Bye", "ByeKind", "ByeQuerySet", "ColourChoice",
     "ColourMethod", "Conflict", "ForbiddenPair", "ForbiddenPairQuerySet", "Game", "GameQuerySet", "GameResult",

@@ -34,6 +34,7 @@ class AuditAction(models.TextChoices):
     DISCARD = "discard", "Drafts discarded"
     PUBLISH = "publish", "Rounds published"
     RESULT = "result", "Results"
+    INTEGRITY = "integrity", "Pairing-integrity events"
 
 
 class AuditEntryQuerySet(models.QuerySet["AuditEntry"]):

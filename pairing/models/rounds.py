@@ -23,6 +23,9 @@ class Round(models.Model):
     status = models.CharField(max_length=10, choices=RoundStatus.choices, default=RoundStatus.DRAFT)
     explanation = models.JSONField(default=dict, blank=True)
     manual_changes = models.PositiveSmallIntegerField(default=0)
+    manual_session = models.BooleanField(
+        default=False, help_text="A manual-pairing session is open on this draft (VCL4THP Q65)."
+    )
     created = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
 
@@ -114,6 +117,10 @@ class Game(models.Model):
     white = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="white_games")
     black = models.ForeignKey(Player, on_delete=models.RESTRICT, related_name="black_games")
     result = models.CharField(max_length=7, choices=GameResult.choices, blank=True, default=GameResult.PENDING)
+    rating_result = models.CharField(
+        max_length=7, choices=GameResult.choices, blank=True, default="",
+        help_text="A correction for the rating report only (C.04.2 4.3): pairings and standings keep ``result``.",
+    )
     updated = models.DateTimeField(auto_now=True)
 
     objects = GameQuerySet.as_manager()
@@ -128,6 +135,9 @@ class Game(models.Model):
             models.CheckConstraint(condition=Q(board__gte=1), name="game_board_positive"),
             models.CheckConstraint(
                 condition=Q(result__in=[c.value for c in GameResult]), name="game_result_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(rating_result__in=[c.value for c in GameResult]), name="game_rating_result_valid"
             ),
         ]
 

@@ -60,6 +60,13 @@ class Tournament(models.Model):
     )
     tiebreaks = models.CharField("tie-break order", max_length=200, blank=True, default="BH-C1, BH, SB")
     public = models.BooleanField(default=False)
+    fide_mode = models.BooleanField(
+        "FIDE mode", default=True,
+        help_text="On for every new tournament; the chief arbiter can leave it (for good), never re-enter it.",
+    )
+    fide_mode_left_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The last round paired when the tournament left FIDE mode."
+    )
     ranking_frozen = models.BooleanField(
         default=False, help_text="Set when round 4 is published: pairing numbers no longer follow ratings."
     )
@@ -93,6 +100,11 @@ class Tournament(models.Model):
             models.CheckConstraint(condition=Q(initial_colour__in=["w", "b"]), name="tournament_initial_colour_valid"),
             models.CheckConstraint(
                 condition=Q(initial_colour_method__in=["lot", "chosen"]), name="tournament_colour_method_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(fide_mode=True, fide_mode_left_round__isnull=True)
+                | Q(fide_mode=False, fide_mode_left_round__isnull=False),
+                name="tournament_fide_mode_left_round_iff_left",
             ),
             models.CheckConstraint(
                 condition=Q(end_date__isnull=True) | Q(start_date__isnull=True) | Q(end_date__gte=F("start_date")),

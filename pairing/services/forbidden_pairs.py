@@ -8,10 +8,38 @@ from ..models import (
     AuditAction,
     AuditEntry,
     ForbiddenPair,
+    IntegrityKind,
     Player,
     Tournament,
 )
+from . import integrity, restore
 from .rounds import discard_draft
+
+_LATE = (
+    "Forbidden pairs are set before round 1 is paired; {what} one now is a departure from FIDE mode "
+    "(VCL4THP Q195–196)."
+)
+
+
+def _late_change(tournament: Tournament, user, confirmations: int, what: str, label: str) -> dict | None:
+    """After round 1 is paired a change of the forbidden pairs is a pairing-integrity
+    event, and in FIDE mode it takes the tournament out of FIDE mode (Level 4, chief
+    arbiter).  Returns the restore point to record the event with, None before round 1."""
+    if tournament.rounds_published() < 1:
+        return None
+    point = restore.take(tournament)
+    if Tournament.objects.get(pk=tournament.pk).fide_mode:
+        integrity.leave_fide_mode(
+            tournament, user, confirmations, why=f"{what.capitalize()} a forbidden pair: {label}",
+            extra=[_LATE.format(what=what)],
+        )
+    return point
+
+
+def _record_late(tournament: Tournament, user, point: dict | None, line: str) -> None:
+    if point is not None:
+        number = integrity.last_paired(tournament)
+        integrity.record(tournament, IntegrityKind.FORBIDDEN, number, f"{line} @ Round {number}", user, point=point)
 
 
 def forbidden_pair_names(tournament: Tournament) -> list[str]:
@@ -20,7 +48,7 @@ def forbidden_pair_names(tournament: Tournament) -> list[str]:
     return sorted(p.audit_label() for p in pairs)
 
 
-def forbid_pair(tournament: Tournament, a: Player, b: Player, user=None) -> ForbiddenPair:
+def forbid_pair(tournament: Tournament, a: Player, b: Player, user=None, confirmations: int = 0) -> ForbiddenPair:
     """Forbid pairing ``a`` with ``b`` from the next pairing on.  Discards the draft
     (it may pair them) and logs it, under the tournament lock.  Raises ValueError
     (nothing written) for the same player twice, a player of another tournament or
@@ -36,6 +64,7 @@ def forbid_pair(tournament: Tournament, a: Player, b: Player, user=None) -> Forb
         low, high = sorted((found[a.pk], found[b.pk]), key=lambda p: p.pk)
         if ForbiddenPair.objects.filter(player_a=low, player_b=high).exists():
             raise ValueError(f"{low.name} and {high.name} are already a forbidden pair.")
+        point = _late_change(tournament, user, confirmations, "adding", f"{low.name} / {high.name}")
         before = forbidden_pair_names(tournament)
         pair = ForbiddenPair.objects.create(tournament=tournament, player_a=low, player_b=high)
         discard_draft(tournament, user, "A forbidden pair was added.")
@@ -45,10 +74,11 @@ def forbid_pair(tournament: Tournament, a: Player, b: Player, user=None) -> Forb
             obj=pair, label=pair.audit_label(),
             before={"forbidden_pairs": before}, after={"forbidden_pairs": forbidden_pair_names(tournament)},
         )
+        _record_late(tournament, user, point, f"Forbidden pair added: {low.tpn}-{high.tpn}")
     return pair
 
 
-def allow_pair(tournament: Tournament, pair_pk: int, user=None) -> str:
+def allow_pair(tournament: Tournament, pair_pk: int, user=None, confirmations: int = 0) -> str:
     """Remove a forbidden pair (they may be paired again); discards the draft and
     logs it.  Raises ValueError when the pair is gone (another arbiter removed it).
     Returns a sentence."""
@@ -61,6 +91,9 @@ def allow_pair(tournament: Tournament, pair_pk: int, user=None) -> str:
         )
         if pair is None:
             raise ValueError("That forbidden pair no longer exists (another arbiter removed it); nothing changed.")
+        point = _late_change(tournament, user, confirmations, "removing",
+                             f"{pair.player_a.name} / {pair.player_b.name}")
+        tpns = f"{pair.player_a.tpn}-{pair.player_b.tpn}"
         before = forbidden_pair_names(tournament)
         label, pk = pair.audit_label(), pair.pk
         text = f"{pair.player_a.name} and {pair.player_b.name} may be paired again."
@@ -71,4 +104,5 @@ def allow_pair(tournament: Tournament, pair_pk: int, user=None) -> str:
             object_type="forbiddenpair", object_id=pk, label=label,
             before={"forbidden_pairs": before}, after={"forbidden_pairs": forbidden_pair_names(tournament)},
         )
+        _record_late(tournament, user, point, f"Forbidden pair removed: {tpns}")
     return text

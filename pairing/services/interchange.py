@@ -8,9 +8,10 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from ..engine import Colour, PointSystem, RoundEntry
+from ..engine import Colour, PointSystem, Result, RoundEntry
 from ..engine import trf as trf_module
 from ..models import (
+    SIDES,
     AuditAction,
     AuditEntry,
     Bye,
@@ -19,6 +20,7 @@ from ..models import (
     ForbiddenPair,
     Game,
     GameResult,
+    IntegrityEvent,
     Player,
     Round,
     RoundStatus,
@@ -35,12 +37,32 @@ def _date_text(d: datetime.date | None) -> str:
     return d.strftime("%Y/%m/%d") if d else ""
 
 
-def export_trf(t: Tournament) -> str:
+def _rated_results(t: Tournament, hist: dict[int, list[RoundEntry]], played: int) -> None:
+    """Results corrected for the rating report only (C.04.2 4.3) replace the played ones
+    in the 001 records: the file is what is rated."""
+    corrected = Game.objects.filter(round__tournament=t, round__number__lte=played).exclude(rating_result="")
+    for g in corrected.values("round__number", "white_id", "black_id", "rating_result"):
+        k = g["round__number"] - 1
+        for pk, side in ((g["white_id"], 0), (g["black_id"], 1)):
+            if pk in hist:
+                e = hist[pk][k]
+                hist[pk][k] = RoundEntry(e.opponent, e.colour, Result(SIDES[g["rating_result"]][side]))
+
+
+def integrity_lines(t: Tournament) -> tuple[str, ...]:
+    """The ``###`` lines of the pairing-integrity events, oldest first (undone ones too:
+    the undo has its own line after them)."""
+    return tuple(e.report_line for e in IntegrityEvent.objects.filter(tournament=t).order_by("at", "pk"))
+
+
+def export_trf(t: Tournament, *, integrity: bool = False) -> str:
     """TRF-16 of the complete rounds, with XXR/XXC/XXS, the forbidden pairs as XXP,
     the players absent from the next round as XXZ (when it is not paired yet) and every
     requested bye of a round not in the file, with its kind, as a TRF-2026 240 record.  A round in play (results missing)
     and a draft are left out: TRF-16 has no code for a pending result.  Starting
-    ranks are the TPNs."""
+    ranks are the TPNs.  Results corrected for the rating report (C.04.2 4.3) are
+    written as corrected.  ``integrity``: the copy with the ``###`` lines of the
+    pairing-integrity events; the file sent for rating has none."""
     renumber(t)
     players = list(t.player_set.order_by("tpn"))
     played = t.rounds_published()
@@ -48,6 +70,7 @@ def export_trf(t: Tournament) -> str:
     if last is not None and last.status != RoundStatus.COMPLETE:
         played -= 1
     hist = histories(t, played, players)
+    _rated_results(t, hist, played)
     tpn = {p.pk: p.tpn for p in players}
     _, rows, _ = standings(t)
     rank = {r.player.pk: r.rank for r in rows}
@@ -100,7 +123,8 @@ def export_trf(t: Tournament) -> str:
         points=ps,
         players=trf_players,
         absent_next=absent,
-        extra_lines=tuple(trf_module.bye_record(kind, number, ids) for (kind, number), ids in ahead.items()),
+        extra_lines=tuple(trf_module.bye_record(kind, number, ids) for (kind, number), ids in ahead.items())
+        + (integrity_lines(t) if integrity else ()),
         forbidden=frozenset(
             frozenset(tpn[pk] for pk in pair) for pair in ForbiddenPair.objects.filter(tournament=t).engine_pairs()
         ),

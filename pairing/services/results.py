@@ -10,14 +10,35 @@ from ..models import (
     Conflict,
     Game,
     GameResult,
+    IntegrityKind,
     RoundStatus,
     Tournament,
 )
+from ..warning_levels import Level, require
+from . import integrity, restore
 from .rounds import discard_draft
 
 
-def record_result(g: Game, result: str, user=None, expected: str | None = None) -> bool:
+def closed_before(t: Tournament) -> int:
+    """In FIDE mode results can change in the last round played and the one before it
+    (VCL4THP Q189–191): rounds below the number returned are closed (0: none)."""
+    if not t.fide_mode:
+        return 0
+    return max(0, t.rounds_published() - 1)
+
+
+def _result_line(game: Game, before: str, after: str) -> str:
+    return (f"Result corrected @ Round {game.round.number}: board {game.board} "
+            f"{game.white.tpn}-{game.black.tpn} {before} => {after}")
+
+
+def record_result(g: Game, result: str, user=None, expected: str | None = None, confirmations: int = 0) -> bool:
     """Store ``result``; ``expected`` is the result the arbiter saw on screen.
+
+    In FIDE mode a round before the one before the last played is closed (ValueError;
+    :func:`correct_for_rating` is the way for those).  Correcting a result after the next
+    round was published is a pairing-integrity event and needs a Level-3 confirmation
+    (``confirmations``), because that round was paired on the old result.
 
     Raises :class:`Conflict` when another arbiter changed it in between (so two
     arbiters never overwrite each other silently); ValueError for an unknown result
@@ -32,6 +53,13 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None) 
         game = Game.objects.select_for_update().select_related("round", "white", "black").get(pk=g.pk)
         if game.round.status == RoundStatus.DRAFT:
             raise ValueError("publish the round before entering results")
+        closed = closed_before(tournament)
+        if game.round.number < closed:
+            raise ValueError(
+                f"round {game.round.number} is closed: in FIDE mode results can change in rounds {closed} and "
+                f"{closed + 1} only. A result found wrong later is corrected for the rating report only "
+                "(the board's 'Rated as' correction on the round's page)"
+            )
         if game.result == result:
             g.result = result
             return False
@@ -42,6 +70,16 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None) 
                 "check it and enter the result again."
             )
         before = game.result
+        later = tournament.round_set.filter(number__gt=game.round.number).exclude(status=RoundStatus.DRAFT)
+        point = None
+        if before and later.exists():
+            require(
+                Level.CONFIRM, confirmations, f"Correct round {game.round.number} board {game.board}",
+                [f"{game.white.name} – {game.black.name}: {GameResult(before).label} becomes {GameResult(result).label}.",
+                 f"Round {game.round.number + 1} was paired on the old result: this correction is a pairing-integrity "
+                 "event, recorded and written in the rating report's copy."],
+            )
+            point = restore.take(tournament)
         game.result = result
         game.save(update_fields=["result", "updated"])
         game.round.refresh_status()
@@ -62,5 +100,48 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None) 
             before={"result": before},
             after={"result": result},
         )
+        if point is not None:
+            integrity.record(tournament, IntegrityKind.RESULT, game.round.number,
+                             _result_line(game, before, result), user, point=point)
     g.result = result
+    return True
+
+
+def correct_for_rating(g: Game, result: str, user=None, confirmations: int = 0) -> bool:
+    """A result found wrong after its round closed, corrected for the rating report only
+    (C.04.2 4.3; VCL4THP Q192–193): pairings, standings and the engine keep the result
+    they used; the rating report carries ``result`` and a ``###`` line says so.  Level 3.
+    ``result`` equal to the played one removes the correction.  Returns False when
+    nothing changed."""
+    if result not in GameResult.values or result == GameResult.PENDING:
+        raise ValueError(f"unknown result {result!r}")
+    with transaction.atomic():
+        tournament = Tournament(pk=g.round.tournament_id).lock()
+        game = Game.objects.select_for_update().select_related("round", "white", "black").get(pk=g.pk)
+        if not game.result:
+            raise ValueError("the game has no result yet; enter it on the round's page")
+        wanted = "" if result == game.result else result
+        if wanted == game.rating_result:
+            return False
+        shown = GameResult(result).label
+        require(
+            Level.CONFIRM, confirmations, f"Correct round {game.round.number} board {game.board} for the rating report",
+            [f"{game.white.name} – {game.black.name}: the rating report will carry {shown}; pairings and standings "
+             f"keep {GameResult(game.result).label}, the result they were made with (C.04.2 4.3).",
+             "This is a pairing-integrity event: recorded, and written in the rating report's copy."],
+        )
+        point = restore.take(tournament)
+        before = game.rating_result
+        game.rating_result = wanted
+        game.save(update_fields=["rating_result", "updated"])
+        line = (f"Result for rating @ Round {game.round.number}: board {game.board} {game.white.tpn}-{game.black.tpn} "
+                f"played {game.result}, rated {result}")
+        AuditEntry.log(
+            tournament, user, AuditAction.RESULT,
+            f"Round {game.round.number} board {game.board}: rated as {shown} in the rating report "
+            f"(played {GameResult(game.result).label})",
+            obj=game, label=f"Round {game.round.number} board {game.board}",
+            before={"rating_result": before}, after={"rating_result": wanted},
+        )
+        integrity.record(tournament, IntegrityKind.RATING_RESULT, game.round.number, line, user, point=point)
     return True

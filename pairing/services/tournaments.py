@@ -11,8 +11,11 @@ from ..models import (
     AuditAction,
     AuditEntry,
     Conflict,
+    IntegrityKind,
     Tournament,
 )
+from ..warning_levels import Level, require
+from . import integrity, restore
 from .rounds import discard_draft
 
 
@@ -23,15 +26,61 @@ def log_created(tournament: Tournament, user) -> None:
     )
 
 
-def save_settings(tournament: Tournament, save: Callable[[], Tournament], user, before: dict, seen: str = "") -> Tournament:
+_FIXED_WORDS = {"rounds": "rounds", "tiebreaks": "tie-breaks"}
+
+
+def _points_text(values: dict) -> str:
+    return "W{point_win} D{point_draw} L{point_loss} PAB{point_pab} HPB{point_half_bye}".format(**values)
+
+
+def _fixed_change_line(number: int, before: dict, after: dict, fixed: list[str], redone: list[int]) -> str:
+    """``Settings changed @ Round 2: rounds 7 => 9; points W1.0 … => W3.0 …; tie-breaks A => B``."""
+    parts = [f"{_FIXED_WORDS[f]} {before[f]} => {after[f]}" for f in ("rounds", "tiebreaks") if f in fixed]
+    if any(f.startswith("point_") for f in fixed):
+        parts.insert(1 if "rounds" in fixed else 0, f"points {_points_text(before)} => {_points_text(after)}")
+    line = f"Settings changed @ Round {number}: " + "; ".join(parts)
+    if redone:
+        line += "; rounds the engine now pairs differently: " + ", ".join(map(str, redone))
+    return line
+
+
+def save_settings(tournament: Tournament, save: Callable[[], Tournament], user, before: dict, seen: str = "",
+                  fixed: list[str] | None = None, confirmations: int = 0) -> Tournament:
     """Save the settings (``save``: the form's save, which updates this row) under the
     tournament lock; log the fields that changed (``before``: their old values) and
     discard the draft if any changed.  ``seen``: the version the arbiter's form was
-    made from; raises :class:`Conflict` if the settings changed since."""
+    made from; raises :class:`Conflict` if the settings changed since.
+
+    ``fixed``: the settings fixed by the rules (rounds, points, tie-breaks) that change.
+    Once round 1 is paired they cannot change in FIDE mode (ValueError); outside FIDE
+    mode the change needs a Level-3 confirmation, after the engine has paired every
+    published round again with the new values (``tournament`` carries them, unsaved) and
+    the differences are shown, and it is a pairing-integrity event."""
+    fixed = fixed or []
+    started = tournament.pk is not None and tournament.rounds_published() >= 1
+    redone: list[tuple[int, list[str]]] = []
+    if fixed and started:
+        if Tournament.objects.get(pk=tournament.pk).fide_mode:
+            raise ValueError("In FIDE mode the number of rounds, the points and the tie-breaks are locked once "
+                             "round 1 is paired.")
+        redone = integrity.recheck_rounds(tournament)
+        warnings = [
+            "Changing " + ", ".join(f.replace("point_", "points: ").replace("_", " ") for f in fixed)
+            + " after round 1 is a pairing-integrity event: it is recorded and written in the rating report's copy.",
+        ]
+        if any(f.startswith("point_") for f in fixed):
+            warnings.append("Every score so far is recomputed with the new points, although the rounds were paired "
+                            "on the old ones.")
+        for number, found in redone:
+            warnings.append(f"Round {number} would be paired differently now: " + " ".join(found))
+        if not redone:
+            warnings.append("The engine pairs every published round the same way with the new settings.")
+        require(Level.CONFIRM, confirmations, "Change settings fixed by the rules", warnings)
     with transaction.atomic():
         current = tournament.lock()
         if seen and current.version() != seen:
             raise Conflict(SEEN_CHANGED.format(what="The settings"))
+        point = restore.take(current) if fixed and started else None
         t = save()
         t.refresh_from_db()  # values as stored (3 is 3.0), as ``before`` was read
         after = t.audit_values(list(before))
@@ -42,5 +91,12 @@ def save_settings(tournament: Tournament, save: Callable[[], Tournament], user, 
                 t, user, AuditAction.SETTINGS, "Settings changed: " + ", ".join(changed),
                 obj=t, label=t.name,
                 before={f: before[f] for f in changed}, after={f: after[f] for f in changed},
+            )
+        really = [f for f in fixed if f in changed]
+        if point is not None and really:
+            number = integrity.last_paired(t)
+            integrity.record(
+                t, IntegrityKind.SETTINGS, number,
+                _fixed_change_line(number, before, after, really, [n for n, _ in redone]), user, point=point,
             )
     return t

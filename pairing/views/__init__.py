@@ -2,6 +2,7 @@
 
 from .audit import audit_trail
 from .display import density
+from .fide import fide_mode, fide_mode_leave, integrity_undo
 from .help import help_chapter, help_index
 from .players import (
     forbidden_pair_delete,
@@ -17,6 +18,7 @@ from .reports import aro_list, crosstable, player_card, standings, standings_csv
 from .rounds import (
     absences,
     byes_grid,
+    game_rating_result,
     game_result,
     pair_next,
     round_detail,
@@ -36,6 +38,9 @@ from .tournaments import (
 
 __all__ = [
     "density",
+    "fide_mode",
+    "fide_mode_leave",
+    "integrity_undo",
     "help_chapter",
     "help_index",
     "absences",
@@ -48,6 +53,7 @@ __all__ = [
     "invitation_answer",
     "forbidden_pair_delete",
     "forbidden_pairs",
+    "game_rating_result",
     "game_result",
     "health",
     "pair_next",

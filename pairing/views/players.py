@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ..access import get_player, get_tournament_for_arbiter
@@ -12,7 +13,9 @@ from ..models import Conflict, ForbiddenPair, stale_form
 from ..services.forbidden_pairs import allow_pair, forbid_pair
 from ..services.interchange import ImportRefused, import_trf
 from ..services.players import add_player, add_players, change_player, delete_player, withdraw
+from ..warning_levels import NeedsConfirmation
 from ..wording import counted
+from .confirm import ask, given
 from .notices import tells_of_a_discarded_draft
 
 
@@ -217,7 +220,9 @@ def forbidden_pairs(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             a, b = form.cleaned_data["player_a"], form.cleaned_data["player_b"]
             try:
-                forbid_pair(t, a, b, request.user)
+                forbid_pair(t, a, b, request.user, given(request))
+            except NeedsConfirmation as exc:
+                return ask(request, exc, t=t, back=reverse("pairing:forbidden_pairs", args=[t.slug]))
             except ValueError as exc:  # e.g. another arbiter added the same pair meanwhile
                 form.add_error(None, str(exc))
             else:
@@ -233,7 +238,9 @@ def forbidden_pairs(request: HttpRequest, slug: str) -> HttpResponse:
 def forbidden_pair_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     try:
-        messages.success(request, allow_pair(t, pk, request.user))
+        messages.success(request, allow_pair(t, pk, request.user, given(request)))
+    except NeedsConfirmation as exc:
+        return ask(request, exc, t=t, back=reverse("pairing:forbidden_pairs", args=[t.slug]))
     except ValueError as exc:
         messages.error(request, str(exc))
     return redirect("pairing:forbidden_pairs", slug=t.slug)

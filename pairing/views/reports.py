@@ -134,9 +134,12 @@ def player_card(request: HttpRequest, slug: str, tpn: int) -> HttpResponse:
 @login_required
 @require_GET
 def trf_export(request: HttpRequest, slug: str) -> HttpResponse:
-    """Arbiters only: the file carries birth dates and FIDE ids for the rating report."""
+    """Arbiters only: the file carries birth dates and FIDE ids for the rating report.
+    ``?copy=1``: the arbiters' copy, with the ``###`` lines of the pairing-integrity events."""
     t = get_tournament_for_arbiter(request, slug)
-    text = export_trf(t)
+    copy = request.GET.get("copy") == "1"
+    text = export_trf(t, integrity=copy)
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{t.slug}.trf"'
+    name = f"{t.slug}-copy.trf" if copy else f"{t.slug}.trf"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

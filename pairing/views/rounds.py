@@ -15,7 +15,7 @@ from ..models import RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus,
 from ..reports.pairing_list import not_paired
 from ..reports.standings import figure
 from ..services.players import set_byes, set_byes_grid
-from ..services.results import record_result
+from ..services.results import closed_before, correct_for_rating, record_result
 from ..services.rounds import (
     PairingRefused,
     discard_draft,
@@ -26,7 +26,9 @@ from ..services.rounds import (
     warnings_for,
 )
 from ..services.snapshot import build_snapshot, histories, point_system
+from ..warning_levels import NeedsConfirmation
 from ..wording import counted
+from .confirm import ask, given
 from .notices import tells_of_a_discarded_draft
 
 
@@ -222,6 +224,7 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
         "ex": ex,
         "result_choices": [c for c in GameResult if c.value],
         "rounds": t.round_set.order_by("number"),
+        "closed": closed_before(t),
     }
     if rnd.is_draft and is_arbiter:
         ctx["warnings"] = warnings_for(rnd, snapshot=snapshot)
@@ -350,10 +353,16 @@ def game_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpRe
     result = RESULT_KEYS.get(raw, raw)
     error = ""
     expected = request.POST.get("expected")
+    needs = None
     try:
         if expected is None:
             raise Conflict(f"Board {game.board}: " + stale_form("result"))
-        record_result(game, result, request.user, expected=expected)
+        record_result(game, result, request.user, expected=expected, confirmations=given(request))
+    except NeedsConfirmation as exc:
+        if not request.htmx:
+            return ask(request, exc, t=t, back=rnd.get_absolute_url() + f"#board-{game.board}")
+        # the row offers a plain form that opens the confirmation page
+        needs, error = {"result": result, "expected": expected}, f"Board {game.board}: {exc.title} needs a confirmation."
     except Conflict as exc:
         error = str(exc)
     except ValueError as exc:
@@ -367,9 +376,33 @@ def game_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpRe
         return render(
             request,
             "pairing/round.html#board-row",
-            {"t": t, "round": rnd, "g": game, "is_arbiter": True, "error": error, "done": done,
-             "total": total, "oob": True, "result_choices": [c for c in GameResult if c.value]},
+            {"t": t, "round": rnd, "g": game, "is_arbiter": True, "error": error, "done": done, "needs": needs,
+             "total": total, "oob": True, "result_choices": [c for c in GameResult if c.value],
+             "closed": closed_before(t)},
         )
     if error:
         messages.error(request, error)
     return redirect(rnd.get_absolute_url() + f"#board-{game.board}")
+
+
+@login_required
+@require_POST
+def game_rating_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpResponse:
+    """A result corrected for the rating report only (C.04.2 4.3), Level 3."""
+    t = get_tournament_for_arbiter(request, slug)
+    rnd = get_round(t, number)
+    game = get_game(rnd, pk)
+    back = rnd.get_absolute_url() + f"#board-{game.board}"
+    raw = request.POST.get("result", "")
+    try:
+        changed = correct_for_rating(game, RESULT_KEYS.get(raw, raw), request.user, given(request))
+    except NeedsConfirmation as exc:
+        return ask(request, exc, t=t, back=back)
+    except ValueError as exc:
+        messages.error(request, f"Board {game.board}: {exc}.")
+    else:
+        if changed:
+            messages.success(request, f"Board {game.board}: the rating report will carry the corrected result.")
+        else:
+            messages.info(request, "No change.")
+    return redirect(back)

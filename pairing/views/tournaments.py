@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -20,6 +21,8 @@ from ..forms import DeputyForm, TournamentForm
 from ..models import Conflict, RoundStatus, Tournament, stale_form
 from ..services import deputies as team
 from ..services.tournaments import log_created, save_settings
+from ..warning_levels import NeedsConfirmation
+from .confirm import ask, given
 from .notices import tells_of_a_discarded_draft
 
 logger = logging.getLogger(__name__)
@@ -131,7 +134,12 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
         status = 400
     elif request.method == "POST" and form.is_valid():
         try:
-            t = save_settings(t, form.save, request.user, before, seen)
+            t = save_settings(t, form.save, request.user, before, seen, form.fixed_changes(), given(request))
+        except NeedsConfirmation as exc:
+            return ask(request, exc, t=Tournament.objects.get(pk=t.pk), back=reverse("pairing:settings", args=[slug]))
+        except ValueError as exc:
+            form.add_error(None, str(exc))
+            status = 400
         except Conflict as exc:
             form.add_error(None, str(exc))
             seen, status = Tournament.objects.get(pk=t.pk).version(), 409

@@ -40,3 +40,38 @@ def shown_byes(t, number: int) -> str:
 def shown_version(row) -> str:
     """The ``seen`` field of a settings or player form opened now."""
     return type(row).objects.get(pk=row.pk).version()
+
+
+def out_of_fide_mode(t, since: int = 0) -> None:
+    """Take ``t`` out of FIDE mode directly (the tests of what only that allows)."""
+    type(t).objects.filter(pk=t.pk).update(fide_mode=False, fide_mode_left_round=since)
+    t.refresh_from_db()
+
+
+def confirmation_page(response) -> dict:
+    """The confirmation page of a warning level: ``{"action", "fields", "level", "second"}``
+    (fields as a dict of lists, the signed token included); fails if it is not one."""
+    import html
+    import re
+
+    page = response.content.decode()
+    assert response.status_code == 200 and 'id="confirm"' in page, page[:2000]
+    form = page[page.index('<section class="card confirm'):]
+    action = html.unescape(re.search(r'<form method="post" action="([^"]*)"', form).group(1))
+    fields: dict[str, list[str]] = {}
+    for name, value in re.findall(r'<input type="hidden" name="([^"]*)" value="([^"]*)">', form):
+        if name != "csrfmiddlewaretoken":
+            fields.setdefault(html.unescape(name), []).append(html.unescape(value))
+    level = int(re.search(r"Level (\d) warning", form).group(1))
+    return {"action": action, "fields": fields, "level": level, "second": "second of two" in form}
+
+
+def confirm(client, response, times: int | None = None):
+    """Answer the confirmation page(s) of ``response`` as the arbiter would (once for
+    Level 3, twice for Level 4, or ``times``); returns the last response."""
+    page = confirmation_page(response)
+    times = times if times is not None else page["level"] - 2
+    for _ in range(times):
+        page = confirmation_page(response)
+        response = client.post(page["action"], page["fields"])
+    return response

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from pairing.models import AuditEntry, ColourMethod, Tournament
-from tests.web.helpers import play_round, shown_version
+from pairing.models import AuditEntry, ColourMethod, IntegrityEvent, Tournament
+from tests.web.helpers import confirm, confirmation_page, out_of_fide_mode, play_round, shown_version
 
 GOOD = {
     "name": "Autumn Open",
@@ -136,6 +136,7 @@ def test_another_arbiter_cannot_change_settings(stranger_client, tournament):
 def test_rounds_cannot_drop_below_those_already_paired(chief_client, tournament, players):
     play_round(tournament)
     play_round(tournament)
+    out_of_fide_mode(tournament, 2)  # in FIDE mode the number is locked altogether
     response = chief_client.post(
         reverse("pairing:settings", args=[tournament.slug]), {**GOOD, "slug": "spring-open", "rounds": "1", "seen": shown_version(tournament)}
     )
@@ -169,23 +170,30 @@ def test_points_before_round_one_change_without_a_question(chief_client, tournam
     assert tournament.point_win == 3
 
 
-def test_points_after_a_round_need_a_confirmation_and_change_nothing_without_it(chief_client, tournament, players):
+def test_points_after_a_round_outside_fide_mode_need_a_level_3_confirmation_and_change_nothing_without_it(
+    chief_client, tournament, players
+):
     """Round 1 was paired on 1/0.5/0: going to 3/1/0 rewrites every score so far, so the
-    arbiter has to say so; without the tick nothing at all is saved."""
+    arbiter has to confirm; without the confirmation nothing at all is saved."""
     play_round(tournament)
+    out_of_fide_mode(tournament, 1)
     response = settings_post(chief_client, tournament, point_win="3", point_draw="1", point_pab="3",
                              point_half_bye="1", place="Koper")
-    assert response.status_code == 200
-    assert "1 round was paired on the old points" in response.content.decode()
+    page = confirmation_page(response)
+    assert page["level"] == 3
+    assert "Every score so far is recomputed with the new points" in response.content.decode()
     tournament.refresh_from_db()
     assert (tournament.point_win, tournament.place) == (1, "Bled")
-    response = settings_post(chief_client, tournament, point_win="3", point_draw="1", point_pab="3",
-                             point_half_bye="1", confirm_points="on")
+    response = confirm(chief_client, response)
     assert response.status_code == 302
     tournament.refresh_from_db()
-    assert (tournament.point_win, tournament.point_draw) == (3, 1)
+    assert (tournament.point_win, tournament.point_draw, tournament.place) == (3, 1, "Koper")
     entry = AuditEntry.objects.filter(tournament=tournament, action="settings").latest("pk")
     assert entry.before["point_win"] == "1.0" and entry.after["point_win"] == "3.0"
+    event = IntegrityEvent.objects.get(tournament=tournament)
+    assert event.report_line == (
+        "### Settings changed @ Round 1: rounds 5 => 9; points W1.0 D0.5 L0.0 PAB1.0 HPB0.5 => W3.0 D1.0 L0.0 PAB3.0 HPB1.0"
+    )
 
 
 def test_other_settings_after_a_round_need_no_confirmation(chief_client, tournament, players):

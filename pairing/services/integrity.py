@@ -1,0 +1,187 @@
+"""Pairing-integrity events (VCL4THP Q112–115), FIDE mode, and comparing a round with
+the engine's pairing of it.
+
+Every act that departs from the engine's pairing or from recorded history is stored as
+an :class:`~pairing.models.IntegrityEvent` with a ``###`` line for the TRF-2026 report
+and a restore point taken just before it (:mod:`.restore`); the chief arbiter can go
+back to it.  Leaving FIDE mode is one of them, and cannot be undone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import engine
+from ..models import (
+    AuditAction,
+    AuditEntry,
+    Bye,
+    ByeKind,
+    IntegrityEvent,
+    IntegrityKind,
+    Player,
+    Round,
+    RoundStatus,
+    Tournament,
+)
+from ..warning_levels import Level, require
+from . import restore
+from .snapshot import build_snapshot
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """A round's pairing: boards as (white, black) player ids in board order, and the PAB."""
+
+    boards: tuple[tuple[int, int], ...]
+    pab: int | None
+
+    def text(self, tpn: dict[int, int]) -> str:
+        """``1-4 5-2 PAB 7``: pairing numbers, White first."""
+        parts = [f"{tpn[w]}-{tpn[b]}" for w, b in self.boards]
+        if self.pab is not None:
+            parts.append(f"PAB {tpn[self.pab]}")
+        return " ".join(parts) or "no boards"
+
+
+def round_pairs(rnd: Round) -> Pairs:
+    pab = Bye.objects.filter(tournament_id=rnd.tournament_id, round_number=rnd.number, kind=ByeKind.PAIRING).first()
+    boards = tuple(rnd.game_set.order_by("board").values_list("white_id", "black_id"))
+    return Pairs(boards, pab.player_id if pab else None)
+
+
+def engine_pairs(t: Tournament, number: int) -> Pairs:
+    """The engine's pairing of round ``number`` on the rounds before it, with ``t``'s
+    settings as they stand on the instance (a form may have changed them unsaved).
+    Raises :class:`~pairing.engine.NoLegalPairing`."""
+    result = engine.pair_round(build_snapshot(t, number))
+    return Pairs(tuple((b.white, b.black) for b in result.boards), result.bye)
+
+
+def differences(ours: Pairs, theirs: Pairs, players: dict[int, Player], *, ours_name: str = "the engine",
+                theirs_name: str = "the round") -> list[str]:
+    """What differs between two pairings of a round, one sentence each."""
+
+    def who(pk: int) -> str:
+        p = players.get(pk)
+        return f"{p.name} (No {p.tpn})" if p else str(pk)
+
+    out = []
+    mine = {frozenset(b): b for b in ours.boards}
+    other = {frozenset(b): b for b in theirs.boards}
+    for key, (w, b) in mine.items():
+        if key not in other:
+            out.append(f"{ours_name} pairs {who(w)} – {who(b)}; {theirs_name} does not.")
+        elif other[key] != (w, b):
+            out.append(f"{who(w)} – {who(b)}: {ours_name} gives White to {who(w)}, {theirs_name} to {who(b)}.")
+    for key, (w, b) in other.items():
+        if key not in mine:
+            out.append(f"{theirs_name} pairs {who(w)} – {who(b)}; {ours_name} does not.")
+    if ours.pab != theirs.pab:
+        a = who(ours.pab) if ours.pab is not None else "nobody"
+        c = who(theirs.pab) if theirs.pab is not None else "nobody"
+        out.append(f"PAB: {ours_name} gives it to {a}, {theirs_name} to {c}.")
+    return [s[0].upper() + s[1:] for s in out]
+
+
+def recheck_rounds(t: Tournament) -> list[tuple[int, list[str]]]:
+    """Each published round paired again by the engine with ``t``'s settings as they
+    stand on the instance: ``(round, differences)`` for the rounds that now differ
+    (VCL4THP Q60, Q76, Q86: a change of the number of rounds, the points or the PAB
+    outside FIDE mode)."""
+    players = {p.pk: p for p in t.player_set.all()}
+    out = []
+    for rnd in Round.objects.filter(tournament_id=t.pk).exclude(status=RoundStatus.DRAFT).order_by("number"):
+        try:
+            found = differences(engine_pairs(t, rnd.number), round_pairs(rnd), players)
+        except engine.NoLegalPairing:
+            found = ["The engine finds no legal pairing for this round any more."]
+        except (engine.EngineError, ValueError) as exc:
+            found = [f"The round cannot be checked: {exc}"]
+        if found:
+            out.append((rnd.number, found))
+    return out
+
+
+def record(t: Tournament, kind: str, round_number: int, line: str, user=None, *, detail: str = "",
+           point: dict | None = None) -> IntegrityEvent:
+    """Store an event (inside the caller's transaction).  ``point``: the restore point
+    taken before the act; taken now when not given."""
+    known = user is not None and user.is_authenticated
+    event = IntegrityEvent.objects.create(
+        tournament=t, kind=kind, round_number=round_number, line=line, detail=detail,
+        user=user if known else None, username=user.get_username() if known else "",
+        restore_point=point if point is not None else restore.take(t),
+    )
+    AuditEntry.log(
+        t, user, AuditAction.INTEGRITY, f"Pairing-integrity event: {event.report_line}" + (f" {detail}" if detail else ""),
+        obj=event, label=IntegrityKind(kind).label,
+    )
+    return event
+
+
+def last_paired(t: Tournament) -> int:
+    """The last round paired (published, or the draft): the N of ``@ Round N``."""
+    last = t.round_set.order_by("-number").first()
+    return last.number if last else 0
+
+
+def leave_fide_mode(t: Tournament, user, confirmations: int, *, why: str = "", extra: list[str] | None = None) -> bool:
+    """Take ``t`` out of FIDE mode for good (Level 4, VCL4THP Q42–46).  ``why``: the act
+    that takes it out, when it is not the chief arbiter's own choice.  Returns False
+    when it was out already.  Call it in the act's transaction when there is one.
+    Raises ValueError for anyone but the chief arbiter."""
+    if user is None or user.pk != t.owner_id:
+        raise ValueError("Only the chief arbiter can take the tournament out of FIDE mode; nothing changed.")
+    require(
+        Level.DOUBLE, confirmations, why or "Leave FIDE mode",
+        (extra or []) + [
+            "The tournament leaves FIDE mode for good: it cannot go back.",
+            "Every page of the tournament will say 'Not in FIDE mode', and the rating report will carry the line "
+            "'### FIDE mode exited'.",
+        ],
+    )
+    with transaction.atomic():
+        current = t.lock()
+        if not current.fide_mode:
+            return False
+        number = last_paired(current)
+        point = restore.take(current)
+        Tournament.objects.filter(pk=t.pk).update(fide_mode=False, fide_mode_left_round=number)
+        t.fide_mode, t.fide_mode_left_round = False, number
+        record(t, IntegrityKind.FIDE_MODE_EXIT, number, f"FIDE mode exited @ Round {number}", user,
+               detail=why, point=point)
+    return True
+
+
+def undo(t: Tournament, event_pk: int, user, confirmations: int) -> IntegrityEvent:
+    """Go back to the restore point of event ``event_pk`` (Level 3, chief arbiter): the
+    tournament's pairing data as it was just before that event; that event and every
+    later one are marked undone; the undo is itself an event.  Raises ValueError."""
+    event = IntegrityEvent.objects.filter(tournament=t, pk=event_pk).first()
+    if event is None or event.undone_at is not None:
+        raise ValueError("That event does not exist or was undone already; nothing changed.")
+    if event.kind in (IntegrityKind.FIDE_MODE_EXIT, IntegrityKind.UNDO) or event.restore_point is None:
+        raise ValueError("Leaving FIDE mode and an undo cannot be undone; nothing changed.")
+    later = AuditEntry.objects.filter(tournament=t, at__gt=event.at).exclude(action=AuditAction.INTEGRITY).count()
+    require(
+        Level.CONFIRM, confirmations, f"Undo: {event.report_line}",
+        [f"The tournament goes back to how it was at {timezone.localtime(event.at):%d %b %Y %H:%M}, just before this event.",
+         f"{later} later change{'s' if later != 1 else ''} in the audit trail will be undone with it "
+         "(results, pairings, players, byes, settings)." if later else "Nothing else has changed since."],
+    )
+    with transaction.atomic():
+        t.lock()
+        now = timezone.now()
+        who = user.get_username() if user is not None and user.is_authenticated else ""
+        point = restore.take(t)
+        restore.restore(t, event.restore_point)
+        IntegrityEvent.objects.filter(tournament=t, at__gte=event.at, undone_at__isnull=True).exclude(
+            kind__in=[IntegrityKind.FIDE_MODE_EXIT, IntegrityKind.UNDO]
+        ).update(undone_at=now, undone_by=who)
+        number = last_paired(t)
+        return record(t, IntegrityKind.UNDO, number, f"Undo @ Round {number}: back to before \"{event.line}\"",
+                      user, point=point)
