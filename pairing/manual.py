@@ -57,6 +57,8 @@ PAGE_CHAPTER = {
     "round_publish": "pairing",
     "round_discard": "pairing",
     "round_swap": "manual-pairing",
+    "round_manual": "manual-pairing",
+    "pair_by_hand": "manual-pairing",
     "game_result": "results",
     "game_rating_result": "results",
     "standings": "standings",

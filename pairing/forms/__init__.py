@@ -6,7 +6,7 @@ in :mod:`.fields`.  Forms validate and build rows; the services save them."""
 from .fields import MAX_FILE_BYTES
 from .player_list import LIST_COLUMNS, ParsedPlayer, PlayerListForm, TrfImportForm, parse_player_list
 from .players import ForbiddenPairForm, PlayerForm, WithdrawForm
-from .rounds import SwapForm
+from .rounds import OnePlayerForm, PoolPairForm, SwapForm
 from .tournament import DeputyForm, TournamentForm
 
 __all__ = [
@@ -17,6 +17,8 @@ __all__ = [
     "ParsedPlayer",
     "PlayerForm",
     "PlayerListForm",
+    "OnePlayerForm",
+    "PoolPairForm",
     "SwapForm",
     "TournamentForm",
     "TrfImportForm",

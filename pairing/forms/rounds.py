@@ -23,3 +23,21 @@ class SwapForm(forms.Form):
         if data.get("a") is not None and data.get("a") == data.get("b"):
             raise forms.ValidationError("Choose two different players.")
         return data
+
+
+class PoolPairForm(SwapForm):
+    """Two players of the pool to pair on a new board, the first with White."""
+
+    def __init__(self, *args, players: list[Player], **kwargs):
+        super().__init__(*args, players=players, **kwargs)
+        self.fields["a"].label = "White"
+        self.fields["b"].label = "Black"
+
+
+class OnePlayerForm(forms.Form):
+    player = forms.TypedChoiceField(coerce=int, label="Player", widget=PlainSelect)
+
+    def __init__(self, *args, players: list[Player], label: str = "Player", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(p.pk, f"{p.tpn}. {p.name}") for p in players]
+        self.fields["player"].label = label

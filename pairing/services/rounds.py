@@ -24,13 +24,20 @@ from ..models import (
     RoundStatus,
     Tournament,
 )
+from ..warning_levels import Level, require
 from ..wording import counted
 from .numbering import renumber
 from .snapshot import build_snapshot
 
 
 class PairingRefused(Exception):
-    """The round cannot be paired; ``message`` says why in the arbiter's words."""
+    """The round cannot be paired; ``message`` says why in the arbiter's words.
+    ``no_legal``: the engine proved that no legal pairing exists (the round can still
+    be made by hand in a manual-pairing session)."""
+
+    def __init__(self, message: str, no_legal: bool = False):
+        super().__init__(message)
+        self.no_legal = no_legal
 
 
 _ENGINE_WHO = re.compile(r"\b(\d+) \(TPN (\d+)\)")
@@ -108,8 +115,10 @@ def pair_next_round(t: Tournament, user=None) -> Round:
             raise PairingRefused(
                 f"No legal pairing exists for round {number}: {readable(str(exc), players)} "
                 "What the arbiter can do here: give one of these players "
-                "a bye or mark them absent (Byes), lift a forbidden pair (Forbidden pairs), or end the "
-                f"tournament after round {number - 1} (Settings: number of rounds)."
+                "a bye or mark them absent (Byes), lift a forbidden pair (Forbidden pairs), end the "
+                f"tournament after round {number - 1} (Settings: number of rounds), or pair the round by hand "
+                "(a manual-pairing session; the departure from the rules is recorded).",
+                no_legal=True,
             ) from exc
         except engine.InvalidSnapshot as exc:
             raise PairingRefused(f"The tournament data is inconsistent: {exc}") from exc
@@ -152,11 +161,15 @@ def _slot(rnd: Round, player: Player) -> Slot | None:
     return None
 
 
-def swap_players(rnd: Round, a: Player, b: Player, user=None) -> list[str]:
-    """Swap two players' places in a draft (boards, colours or the PAB).
+def swap_players(rnd: Round, a: Player, b: Player, user=None, confirmations: int = 0) -> list[str]:
+    """Swap two players' places in a draft (boards, colours or the PAB), inside a
+    manual-pairing session (:mod:`.manual`).
 
-    Returns the warnings for the boards concerned; the change is logged either way
-    (the arbiter decides, the program warns).  Raises ValueError if not possible.
+    The swap is checked before it is kept: when it breaks a rule (rematch, forbidden
+    pair, PAB eligibility, colour limits, both players against their due colour) it
+    needs a Level-3 confirmation, and without it nothing is written.  Returns the
+    warnings for the boards concerned; the change is logged.  Raises ValueError if
+    not possible.
     """
     if not rnd.is_draft:
         raise ValueError("Only a draft round can be changed; discard and pair again otherwise.")
@@ -168,10 +181,12 @@ def swap_players(rnd: Round, a: Player, b: Player, user=None) -> list[str]:
             raise ValueError(
                 f"Round {rnd.number} was published or discarded in the meantime; nothing was changed."
             )
+        if not Round.objects.filter(pk=rnd.pk, manual_session=True).exists():
+            raise ValueError("Start a manual-pairing session first; nothing was changed.")
         sa, sb = _slot(rnd, a), _slot(rnd, b)
         if sa is None or sb is None:
             missing = a if sa is None else b
-            raise ValueError(f"{missing.name} is not paired in this draft (absent or withdrawn).")
+            raise ValueError(f"{missing.name} is not paired in this draft (in the pool, absent or withdrawn).")
         before = rnd.board_list()
         if sa.game is not None and sb.game is not None and sa.game.pk == sb.game.pk:
             g = sa.game
@@ -191,8 +206,11 @@ def swap_players(rnd: Round, a: Player, b: Player, user=None) -> list[str]:
                     fresh[1 if slot.colour == "w" else 2] = newcomer.pk
             Game.objects.filter(pk__in=list(seats)).delete()
             Game.objects.create_boards(rnd, ((bd, w, bl, "") for bd, w, bl in seats.values()))
+        found = warnings_for(rnd, [a.pk, b.pk])
+        if found:  # raising here rolls the swap back: nothing is kept unconfirmed
+            require(Level.CONFIRM, confirmations, f"Swap {a.name} and {b.name}", found)
         _after_swap(rnd, user, a, b, before)
-    return warnings_for(rnd, [a.pk, b.pk])
+    return found
 
 
 def _after_swap(rnd: Round, user, a: Player, b: Player, before: dict) -> None:
@@ -243,6 +261,14 @@ def warnings_for(rnd: Round, player_ids: list[int] | None = None, snapshot: Snap
                 out.append(f"Board {g.board}: {p.name} would get {colour} three times in a row (C3).")
         sw, sb = states[w.id].preference, states[b.id].preference
         if (
+            states[w.id].games_played and states[b.id].games_played
+            and sw.colour is Colour.BLACK and sb.colour is Colour.WHITE
+        ):
+            out.append(
+                f"Board {g.board}: {w.name} and {b.name} both get the colour opposite to their due "
+                f"({w.name} is due Black, {b.name} White)."
+            )
+        if (
             sw.strength == engine.PreferenceStrength.ABSOLUTE
             and sb.strength == engine.PreferenceStrength.ABSOLUTE
             and sw.colour is sb.colour
@@ -291,6 +317,8 @@ def publish(rnd: Round, user=None) -> bool:
         Tournament(pk=rnd.tournament_id).lock()
         if not Round.objects.filter(pk=rnd.pk).exists():
             raise Conflict(rnd.discarded_message(rnd.number))
+        if Round.objects.filter(pk=rnd.pk, manual_session=True).exists():
+            raise Conflict(f"Round {rnd.number} has a manual-pairing session open: end it first; nothing was published.")
         has_games = rnd.game_set.exists()
         # A conditional UPDATE: only one of two concurrent publishes can match the
         # draft row, on every database (SQLite ignores SELECT ... FOR UPDATE).

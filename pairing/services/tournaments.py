@@ -26,6 +26,23 @@ def log_created(tournament: Tournament, user) -> None:
     )
 
 
+def too_many_rounds(t: Tournament) -> str:
+    """A Level-2 notice before round 1 (VCL4THP Q62) when the players entered cannot play
+    the number of rounds without two of them meeting twice: n players have at most n - 1
+    rounds of distinct opponents (n with an odd number, one PAB each).  '' otherwise."""
+    if t.rounds_published():
+        return ""
+    n = t.player_set.filter(withdrawn_from_round__isnull=True).count()
+    if n < 2:
+        return ""
+    most = n if n % 2 else n - 1
+    if t.rounds <= most:
+        return ""
+    return (f"With {n} players at most {most} rounds can be paired without two players meeting twice; the "
+            f"tournament has {t.rounds}. Lower the number of rounds (Settings) or register more players; otherwise "
+            "the rounds after that can only be paired by hand, breaking the rules.")
+
+
 _FIXED_WORDS = {"rounds": "rounds", "tiebreaks": "tie-breaks"}
 
 

@@ -4,6 +4,7 @@ from .audit import audit_trail
 from .display import density
 from .fide import fide_mode, fide_mode_leave, integrity_undo
 from .help import help_chapter, help_index
+from .manual import pair_by_hand, round_manual
 from .players import (
     forbidden_pair_delete,
     forbidden_pairs,
@@ -38,6 +39,8 @@ from .tournaments import (
 
 __all__ = [
     "density",
+    "pair_by_hand",
+    "round_manual",
     "fide_mode",
     "fide_mode_leave",
     "integrity_undo",

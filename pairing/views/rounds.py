@@ -10,10 +10,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ..access import get_game, get_round, get_tournament_for_arbiter, get_tournament_for_viewer
-from ..forms import SwapForm
+from ..forms import OnePlayerForm, PoolPairForm, SwapForm
 from ..models import RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus, stale_form
 from ..reports.pairing_list import not_paired
 from ..reports.standings import figure
+from ..services import manual
 from ..services.players import set_byes, set_byes_grid
 from ..services.results import closed_before, correct_for_rating, record_result
 from ..services.rounds import (
@@ -229,6 +230,12 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
     if rnd.is_draft and is_arbiter:
         ctx["warnings"] = warnings_for(rnd, snapshot=snapshot)
         ctx["swap_form"] = SwapForm(players=_paired_players(rnd))
+        if rnd.manual_session:
+            in_pool = manual.pool(rnd)
+            ctx["pool"] = in_pool
+            ctx["pool_form"] = PoolPairForm(players=in_pool)
+            ctx["pab_form"] = OnePlayerForm(players=in_pool, label="PAB to")
+            ctx["unpair_form"] = OnePlayerForm(players=_paired_players(rnd), label="To the pool")
     return ctx
 
 
@@ -330,12 +337,14 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     a = t.player_set.get(pk=form.cleaned_data["a"])
     b = t.player_set.get(pk=form.cleaned_data["b"])
     try:
-        warnings = swap_players(rnd, a, b, request.user)
+        warnings = swap_players(rnd, a, b, request.user, given(request))
+    except NeedsConfirmation as exc:
+        return ask(request, exc, t=t, back=rnd.get_absolute_url())
     except ValueError as exc:
         messages.error(request, str(exc))
         return redirect(rnd.get_absolute_url())
     # the warnings themselves are on the draft's page (they stand until the draft changes)
-    found = f" {counted(len(warnings), 'rule warning')} on this draft now: see the list above the boards." if warnings else ""
+    found = f" Confirmed despite {counted(len(warnings), 'rule warning')}: see the list above the boards." if warnings else ""
     messages.success(request, f"Swapped {a.name} and {b.name}.{found}")
     return redirect(rnd.get_absolute_url())
 

@@ -20,7 +20,7 @@ from ..access import (
 from ..forms import DeputyForm, TournamentForm
 from ..models import Conflict, RoundStatus, Tournament, stale_form
 from ..services import deputies as team
-from ..services.tournaments import log_created, save_settings
+from ..services.tournaments import log_created, save_settings, too_many_rounds
 from ..warning_levels import NeedsConfirmation
 from .confirm import ask, given
 from .notices import tells_of_a_discarded_draft
@@ -114,6 +114,7 @@ def _overview(request: HttpRequest, slug: str) -> HttpResponse:
             "draft": t.draft_round(),
             "next_number": t.next_round_number(),
             "audit": t.auditentry_set.select_related("user")[:12],
+            "too_many_rounds": too_many_rounds(t),
         },
     )
 

@@ -75,3 +75,10 @@ def confirm(client, response, times: int | None = None):
         page = confirmation_page(response)
         response = client.post(page["action"], page["fields"])
     return response
+
+
+def open_session(client, t, number: int = 1):
+    """Start a manual-pairing session on the draft of round ``number`` through the page."""
+    from django.urls import reverse
+
+    return client.post(reverse("pairing:round_manual", args=[t.slug, number]), {"op": "start"})

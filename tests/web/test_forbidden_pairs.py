@@ -15,7 +15,7 @@ from pairing.engine.trf import dump_trf, parse_trf
 from pairing.models import AuditEntry, ForbiddenPair, Player, Round, Tournament
 from pairing.services import interchange, rounds, snapshot
 from pairing.services.forbidden_pairs import forbid_pair
-from tests.web.helpers import add_players
+from tests.web.helpers import add_players, confirm, confirmation_page, open_session
 
 
 def page_url(t):
@@ -234,15 +234,19 @@ def test_a_swap_into_a_forbidden_pair_warns(chief_client, chief, tournament, pla
         tournament=tournament, player_a=min(g1.white, g2.white, key=lambda p: p.pk),
         player_b=max(g1.white, g2.white, key=lambda p: p.pk),
     )
+    open_session(chief_client, tournament)
     response = chief_client.post(
-        reverse("pairing:round_swap", args=[tournament.slug, 1]), {"a": g1.black_id, "b": g2.white_id}, follow=True
+        reverse("pairing:round_swap", args=[tournament.slug, 1]), {"a": g1.black_id, "b": g2.white_id}
     )
-    body = response.content.decode()
     warning = f"Board 1: {g1.white.name} and {g2.white.name} are a forbidden pair"
+    assert confirmation_page(response)["level"] == 3 and warning in response.content.decode()
+    assert not AuditEntry.objects.filter(action="swap", detail__contains="swapped").exists()  # nothing kept yet
+    response = confirm(chief_client, response)
+    body = chief_client.get(response.url).content.decode()
     assert warning in body
     assert body.count(warning) == 1  # once, in the draft's standing warnings (rough edge 4)
-    assert "1 rule warning on this draft now" in body
-    assert warning in AuditEntry.objects.filter(action="swap").get().detail
+    assert "Confirmed despite 1 rule warning" in body
+    assert warning in AuditEntry.objects.filter(action="swap", detail__contains="swapped").get().detail
 
 
 # ------------------------------------------------------------------ TRF

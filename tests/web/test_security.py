@@ -55,6 +55,7 @@ def scene(chief, stranger, tournament, players):
     ForbiddenPair.objects.create(tournament=tournament, player_a=min(a, b, key=lambda p: p.pk),
                                  player_b=max(a, b, key=lambda p: p.pk))
     DeputyInvitation.objects.create(tournament=tournament, username="invited", invited_by=chief)
+    rnd.__class__.objects.filter(pk=rnd.pk).update(manual_session=True)  # swaps happen in a session
     return tournament
 
 

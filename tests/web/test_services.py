@@ -10,7 +10,7 @@ from django.db.models import Q
 from pairing.engine import Colour, Result, RoundEntry
 from pairing.models import Bye, ByeKind, Game, GameResult, Player, Round, RoundStatus
 from pairing.reports import aro, standings
-from pairing.services import rounds, snapshot
+from pairing.services import manual, rounds, snapshot
 from pairing.services.rounds import publish
 from tests.web.helpers import play_round
 
@@ -141,7 +141,8 @@ def test_swap_in_a_draft_warns_about_a_rematch(chief, tournament, players):
     # put the two players of round 1's first board on the same board again
     g = rnd.game_set.filter(white=first.white).first() or rnd.game_set.get(black=first.white)
     partner = g.black if g.white_id == first.white_id else g.white
-    warnings = rounds.swap_players(rnd, partner, first.black, chief)
+    manual.start_session(rnd, chief)
+    warnings = rounds.swap_players(rnd, partner, first.black, chief, confirmations=1)
     assert any("met before" in w for w in warnings)
     assert Game.objects.filter(round=rnd).count() == 5
     rnd.refresh_from_db()
@@ -151,7 +152,8 @@ def test_swap_in_a_draft_warns_about_a_rematch(chief, tournament, players):
 def test_swapping_players_on_one_board_swaps_colours(chief, tournament, players):
     rnd = rounds.pair_next_round(tournament, chief)
     g = rnd.games().first()
-    rounds.swap_players(rnd, g.white, g.black, chief)
+    manual.start_session(rnd, chief)
+    rounds.swap_players(rnd, g.white, g.black, chief, confirmations=1)
     g2 = rnd.games().first()
     assert (g2.white_id, g2.black_id) == (g.black_id, g.white_id)
 
@@ -163,7 +165,8 @@ def test_moving_an_ineligible_player_into_the_pab_warns(chief, tournament, playe
     eleventh = Player.objects.get(name="Eleventh")
     pab = rnd.pab().player
     assert pab != eleventh
-    warnings = rounds.swap_players(rnd, pab, eleventh, chief)
+    manual.start_session(rnd, chief)
+    warnings = rounds.swap_players(rnd, pab, eleventh, chief, confirmations=1)
     assert rnd.pab().player == eleventh
     assert any("not eligible" in w for w in warnings)
 
@@ -230,5 +233,6 @@ def test_a_swap_that_breaks_colour_limits_warns(chief, tournament, players):
     draft = rounds.pair_next_round(tournament, chief)
     game_a = draft.game_set.get(Q(white=a) | Q(black=a))
     assert game_a.black_id == a.pk  # the engine respects the absolute preference
-    warnings = rounds.swap_players(draft, a, game_a.white, chief)
+    manual.start_session(draft, chief)
+    warnings = rounds.swap_players(draft, a, game_a.white, chief, confirmations=1)
     assert any("three times in a row" in w or "colour difference" in w for w in warnings)
