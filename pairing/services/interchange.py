@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
+from .. import engine
 from ..engine import Colour, PointSystem, Result, RoundEntry
 from ..engine import trf as trf_module
 from ..models import (
@@ -21,6 +22,7 @@ from ..models import (
     Game,
     GameResult,
     IntegrityEvent,
+    IntegrityKind,
     Player,
     Round,
     RoundStatus,
@@ -28,6 +30,8 @@ from ..models import (
     Tournament,
 )
 from ..reports.standings import standings
+from ..warning_levels import Level, require
+from . import integrity, restore
 from .forbidden_pairs import forbidden_pair_names
 from .numbering import renumber
 from .snapshot import absent_ids, histories, point_system
@@ -168,7 +172,7 @@ def _parse_trf_date(text: str) -> datetime.date | None:
     return None
 
 
-def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 1000) -> int:
+def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 1000, confirmations: int = 0) -> int:
     """Load players, and any rounds already played, from TRF-16 text into an empty
     tournament.  All or nothing; raises :class:`ImportRefused` listing every problem.
 
@@ -178,7 +182,11 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
     rows; players absent for the next round (XXZ) become zero-point byes; forbidden
     pairs (XXP/FOR) become :class:`~pairing.models.ForbiddenPair` rows.  The file's
     number of rounds, initial colour and point system replace the tournament's.
-    Returns the number of players created.
+
+    Every imported round is paired again by the engine on the rounds before it (VCL4THP
+    Q54–55); rounds that differ need a Level-3 confirmation (``confirmations``; without
+    it nothing is written) and each becomes a pairing-integrity event.  Returns the
+    number of players created.
     """
     if t.player_set.exists() or t.round_set.exists():
         raise ImportRefused([(0, 0, "This tournament already has players or rounds; import into a new one.")])
@@ -209,12 +217,15 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
     if data.total_rounds is not None and not 1 <= data.total_rounds <= 99:
         problems.append((0, 0, f"The file gives {data.total_rounds} rounds; a tournament has 1 to 99."))
     problems.extend((0, 0, message) for message in _point_system_problems(data.points))
+    if t.fide_mode:
+        problems.extend((0, 0, message) for message in _fide_mode_problems(data.points))
     byes_ahead, forbidden_ahead = _scheduled_trf_records(data, played, total, problems)
     if problems:
         raise ImportRefused(problems)
 
     with transaction.atomic():
         t.lock()
+        point = restore.take(t)
         if t.player_set.exists() or t.round_set.exists():  # another arbiter was quicker
             raise ImportRefused([(0, 0, "This tournament already has players or rounds; import into a new one.")])
         if data.total_rounds:
@@ -293,6 +304,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             forbidden_rows.append(ForbiddenPair(tournament=t, player_a=low, player_b=high))
         ForbiddenPair.objects.bulk_create(forbidden_rows)
         renumber(t)
+        differing = _imported_rounds_checked(t, confirmations)
         forbidden = forbidden_pair_names(t)
         AuditEntry.log(
             t, user, AuditAction.IMPORT,
@@ -306,7 +318,49 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                                             "point_loss", "point_pab", "point_half_bye"]),
             },
         )
+        for number, line, found in differing:
+            integrity.record(t, IntegrityKind.IMPORT, number, line, user, detail=" ".join(found), point=point)
     return len(created)
+
+
+def _fide_mode_problems(ps: PointSystem) -> list[str]:
+    """Point values FIDE mode refuses (VCL4THP Q74, Q83), for a file imported into a
+    tournament in FIDE mode (Q56: it stays in FIDE mode)."""
+    problems = []
+    if 2 * ps.draw > ps.win + ps.loss:
+        problems.append(f"Point system: two draws ({ps.draw} each) are worth more than a win ({ps.win}) and a loss "
+                        f"({ps.loss}); FIDE mode does not allow that. Leave FIDE mode first to import this file.")
+    standard = (Decimal("1"), Decimal("0.5"), Decimal("0"))
+    if (ps.win, ps.draw, ps.loss) == standard and ps.pairing_bye not in standard:
+        problems.append(f"Point system: a PAB worth {ps.pairing_bye} with 1-½-0 scoring; FIDE mode allows 1, ½ or 0. "
+                        "Leave FIDE mode first to import this file.")
+    return problems
+
+
+def _imported_rounds_checked(t: Tournament, confirmations: int) -> list[tuple[int, str, list[str]]]:
+    """Each imported round against the engine's pairing of it: ``(round, ### line,
+    differences)`` for the rounds that differ, after the Level-3 confirmation."""
+    players = {p.pk: p for p in t.player_set.all()}
+    tpn = {pk: p.tpn for pk, p in players.items()}
+    differing = []
+    for rnd in t.round_set.order_by("number"):
+        ours = integrity.round_pairs(rnd)
+        try:
+            theirs = integrity.engine_pairs(t, rnd.number)
+        except engine.NoLegalPairing:
+            theirs_text, found = "no legal pairing", ["The engine finds no legal pairing for this round."]
+        else:
+            theirs_text, found = theirs.text(tpn), integrity.differences(theirs, ours, players, theirs_name="the file")
+        if found:
+            differing.append((rnd.number, f"Import @ Round {rnd.number}: {theirs_text} => {ours.text(tpn)}", found))
+    if differing:
+        require(
+            Level.CONFIRM, confirmations, "Import rounds that break the pairing rules",
+            [f"Round {n}: {' '.join(found)}" for n, _, found in differing]
+            + ["The engine pairs these rounds differently. Imported as they are, each is a pairing-integrity event: "
+               "recorded and written in the rating report's copy."],
+        )
+    return differing
 
 
 def _point_system_problems(ps: PointSystem) -> list[str]:

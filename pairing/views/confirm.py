@@ -29,8 +29,10 @@ def _fields(request: HttpRequest) -> list[tuple[str, str]]:
     return [(k, v) for k in sorted(request.POST) if k not in _NOT_SIGNED for v in request.POST.getlist(k)]
 
 
-def _digest(request: HttpRequest) -> str:
-    return hashlib.sha256(json.dumps(_fields(request)).encode()).hexdigest()
+def _digest(fields: list[tuple[str, str]]) -> str:
+    # browsers send every line break of a form value as CR LF: the same act either way
+    same = [(k, v.replace("\r\n", "\n")) for k, v in fields]
+    return hashlib.sha256(json.dumps(same).encode()).hexdigest()
 
 
 def given(request: HttpRequest) -> int:
@@ -44,17 +46,21 @@ def given(request: HttpRequest) -> int:
         return 0
     if not isinstance(data, dict):
         return 0
-    if (data.get("u"), data.get("p"), data.get("d")) != (request.user.pk, request.path, _digest(request)):
+    if (data.get("u"), data.get("p"), data.get("d")) != (request.user.pk, request.path, _digest(_fields(request))):
         return 0
     n = data.get("n")
     return n if isinstance(n, int) and 0 < n <= 2 else 0
 
 
-def ask(request: HttpRequest, exc: NeedsConfirmation, *, t=None, back: str = "") -> HttpResponse:
+def ask(request: HttpRequest, exc: NeedsConfirmation, *, t=None, back: str = "",
+        fields: list[tuple[str, str]] | None = None) -> HttpResponse:
     """The confirmation page for ``exc``: confirm (once for Level 3, a second time for
-    Level 4) or go back to ``back`` without changing anything."""
+    Level 4) or go back to ``back`` without changing anything.  ``fields``: what the
+    confirming form sends, when not the request's own fields (an uploaded file goes back
+    as its text)."""
     n = given(request) + 1
-    token = signing.dumps({"u": request.user.pk, "p": request.path, "d": _digest(request), "n": n}, salt=_SALT)
+    fields = sorted(fields, key=lambda kv: kv[0]) if fields is not None else _fields(request)
+    token = signing.dumps({"u": request.user.pk, "p": request.path, "d": _digest(fields), "n": n}, salt=_SALT)
     return render(
         request,
         "pairing/confirm.html",
@@ -63,7 +69,7 @@ def ask(request: HttpRequest, exc: NeedsConfirmation, *, t=None, back: str = "")
             "exc": exc,
             "double": exc.level is Level.DOUBLE,
             "second": n == 2,
-            "fields": _fields(request),
+            "fields": fields,
             "token": token,
             "token_field": TOKEN_FIELD,
             "action": request.get_full_path(),

@@ -187,7 +187,11 @@ def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
     problems: list[tuple[int, int, str]] = []
     if request.method == "POST" and form.is_valid():
         try:
-            count = import_trf(t, form.cleaned_data["trf"], request.user)
+            count = import_trf(t, form.cleaned_data["trf"], request.user, confirmations=given(request))
+        except NeedsConfirmation as exc:
+            # the confirming form sends the file's text (a file cannot be sent again)
+            return ask(request, exc, t=t, back=reverse("pairing:trf_import", args=[t.slug]),
+                       fields=[("text", form.cleaned_data["trf"])])
         except ImportRefused as exc:
             problems = exc.problems
         else:

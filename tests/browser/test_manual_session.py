@@ -93,3 +93,27 @@ def test_vcl_q63_a_round_with_no_legal_pairing_is_paired_by_hand_in_a_session(li
     path = tmp_path / "copy.trf"
     path.write_text(copy)
     assert cli(["--dubov", "-c", str(path)]) == 4  # the checker reports the difference
+
+
+def test_vcl_q55_an_import_that_breaks_the_rules_is_confirmed_in_the_browser(live_server, browser_page):
+    """The confirmation page sends the file's text back in a hidden field; the browser
+    sends its line breaks as CR LF, and the confirmation still holds."""
+    from django.contrib.auth import get_user_model
+
+    from pairing.models import IntegrityEvent, Tournament
+    from tests.web.test_import_check import _file_with_a_hand_made_round
+
+    user = get_user_model().objects.create_user(username="chief", password="browser-pass-1")
+    text = _file_with_a_hand_made_round(user)
+    fresh = Tournament.objects.create(slug="continued", name="Continued", owner=user)
+    page = browser_page
+    log_in(page, live_server.url, "chief", "browser-pass-1")
+    page.goto(f"{live_server.url}/t/continued/import-trf/")
+    page.fill("#id_text", text)
+    with page.expect_navigation():
+        page.click("main form button[type=submit]")
+    assert "Import rounds that break the pairing rules" in page.inner_text("#confirm")
+    _confirm(page)
+    assert page.url.endswith("/t/continued/")
+    assert fresh.player_set.count() == 6
+    assert IntegrityEvent.objects.get(tournament=fresh).kind == "import"
