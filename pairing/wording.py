@@ -5,3 +5,9 @@ from __future__ import annotations
 
 def counted(number: int, singular: str, plural: str | None = None) -> str:
     return f"{number} {singular if number == 1 else (plural or singular + 's')}"
+
+
+def points_text(value) -> str:
+    """A point value as the pages write it: 1, 0.5, 10 (not 1.0)."""
+    text = f"{value:f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text

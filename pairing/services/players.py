@@ -18,17 +18,21 @@ from ..models import (
     Conflict,
     ForbiddenPair,
     Game,
+    IntegrityKind,
     Player,
     Seat,
     Tournament,
 )
-from ..wording import counted
+from ..warning_levels import Level, require
+from ..wording import counted, points_text
+from . import integrity, restore
 from .numbering import renumber
 from .rounds import discard_draft
 
 
 def set_byes(
-    tournament, round_number: int, wanted: dict[int, str], user=None, seen: dict[int, str] | None = None
+    tournament, round_number: int, wanted: dict[int, str], user=None, seen: dict[int, str] | None = None,
+    confirmations: int = 0,
 ) -> list[str]:
     """Requested byes for one round not yet published: ``wanted`` maps player pk to
     ``""`` (plays), ``H``, ``Z`` or ``F``.  All or nothing; returns the changes made.
@@ -38,7 +42,9 @@ def set_byes(
     a bye another arbiter set meanwhile stays; and if one of those players' bye was
     changed meanwhile, :class:`Conflict` is raised and nothing is saved.
 
-    Changing the byes of the round in draft discards the draft.
+    Changing the byes of the round in draft discards the draft.  A full-point bye is a
+    pairing-integrity event (a point without a game, outside the pairing): it needs a
+    Level-3 confirmation (``confirmations``) and is recorded.
     """
     first_open = tournament.rounds_published() + 1
     if not first_open <= round_number <= tournament.rounds:
@@ -54,6 +60,7 @@ def set_byes(
     before, after = {}, {}
     with transaction.atomic():
         tournament.lock()
+        point = restore.take(tournament) if ByeKind.FULL in wanted.values() else None
         current = {b.player_id: b for b in Bye.objects.filter(tournament=tournament, round_number=round_number)}
         if seen is not None:
             wanted = {pk: v for pk, v in wanted.items() if v != seen.get(pk, "")}
@@ -82,6 +89,17 @@ def set_byes(
                 )
                 changes.append(f"{p.name}: {BYE_WORDS[value]}")
                 before[key], after[key] = bye.kind if bye is not None else "", value
+        full = [
+            players[pk] for pk, v in wanted.items()
+            if v == ByeKind.FULL and after.get(f"{players[pk].tpn} {players[pk].name}") == v
+        ]
+        if full:
+            names = ", ".join(p.name for p in full)
+            require(
+                Level.CONFIRM, confirmations, f"Full-point bye in round {round_number}",
+                [f"{names}: a full-point bye scores {points_text(tournament.point_win)} without a game.",
+                 "It is a pairing-integrity event: recorded and written in the rating report's copy."],
+            )
         if changes:
             if round_number == first_open:
                 discard_draft(tournament, user, "Byes changed.")
@@ -89,18 +107,24 @@ def set_byes(
                 tournament, user, AuditAction.BYE, f"Round {round_number}: " + "; ".join(changes),
                 label=f"Round {round_number} byes", before=before, after=after,
             )
+        if full:
+            integrity.record(
+                tournament, IntegrityKind.FULL_BYE, round_number,
+                f"Full-point bye @ Round {round_number}: " + " ".join(str(p.tpn) for p in full), user, point=point,
+            )
     return changes
 
 
 def set_byes_grid(
-    tournament, wanted: dict[int, dict[int, str]], user=None, seen: dict[int, dict[int, str]] | None = None
+    tournament, wanted: dict[int, dict[int, str]], user=None, seen: dict[int, dict[int, str]] | None = None,
+    confirmations: int = 0,
 ) -> dict[int, list[str]]:
     """:func:`set_byes` for several rounds at once (the byes grid), all or nothing: a
     refusal in any round saves nothing in any.  ``wanted`` and ``seen`` by round number."""
     done = {}
     with transaction.atomic():
         for number in sorted(wanted):
-            changes = set_byes(tournament, number, wanted[number], user, (seen or {}).get(number))
+            changes = set_byes(tournament, number, wanted[number], user, (seen or {}).get(number), confirmations)
             if changes:
                 done[number] = changes
     return done

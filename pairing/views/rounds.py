@@ -58,7 +58,9 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             if "seen" not in request.POST:
                 raise Conflict(stale_form("byes"))
-            changes = set_byes(t, number, wanted, request.user, _seen_byes(request.POST["seen"]))
+            changes = set_byes(t, number, wanted, request.user, _seen_byes(request.POST["seen"]), given(request))
+        except NeedsConfirmation as exc:
+            return ask(request, exc, t=t, back=reverse("pairing:absences", args=[t.slug]) + f"?round={number}")
         except Conflict as exc:
             messages.error(request, str(exc))
         except ValueError as exc:
@@ -98,7 +100,9 @@ def byes_grid(request: HttpRequest, slug: str) -> HttpResponse:
                     raise Conflict(stale_form("byes"))
                 wanted[number] = row
                 seen[number] = _seen_byes(request.POST[f"seen-{number}"])
-            done = set_byes_grid(t, wanted, request.user, seen)
+            done = set_byes_grid(t, wanted, request.user, seen, given(request))
+        except NeedsConfirmation as exc:
+            return ask(request, exc, t=t, back=reverse("pairing:byes_grid", args=[t.slug]))
         except Conflict as exc:
             messages.error(request, str(exc))
         except ValueError as exc:

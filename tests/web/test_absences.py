@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from pairing.models import Bye, ByeKind, Player
+from pairing.models import Bye, ByeKind, IntegrityEvent, Player
 from pairing.services import rounds
-from tests.web.helpers import play_round, shown_byes
+from tests.web.helpers import confirm, confirmation_page, play_round, shown_byes
 
 
 def absences_url(t):
@@ -94,9 +94,17 @@ def test_a_withdrawal_after_the_last_round_is_refused(chief_client, tournament, 
     assert Player.objects.get(pk=players[3].pk).withdrawn_from_round is None
 
 
-def test_a_full_point_bye_can_be_requested(chief_client, tournament, players):
-    chief_client.post(absences_url(tournament), {"round": 1, "seen": shown_byes(tournament, 1), f"kind-{players[0].pk}": ByeKind.FULL})
+def test_a_full_point_bye_is_a_pairing_integrity_event_confirmed_at_level_3(chief_client, tournament, players):
+    """Issue 15: a point without a game, outside the pairing, is confirmed and recorded."""
+    response = chief_client.post(
+        absences_url(tournament), {"round": 1, "seen": shown_byes(tournament, 1), f"kind-{players[0].pk}": ByeKind.FULL}
+    )
+    assert confirmation_page(response)["level"] == 3
+    assert "a full-point bye scores 1 without a game" in response.content.decode()
+    assert not Bye.objects.exists()
+    confirm(chief_client, response)
     assert Bye.objects.get().kind == ByeKind.FULL
+    assert IntegrityEvent.objects.get().line == f"Full-point bye @ Round 1: {players[0].tpn}"
 
 
 def test_a_garbled_list_of_byes_seen_is_not_a_server_error(chief_client, tournament, players):
@@ -140,7 +148,9 @@ def test_rough_edge_7_byes_of_several_rounds_are_set_in_one_grid(chief_client, t
         **grid_seen(tournament),
         f"kind-{players[0].pk}-2": ByeKind.HALF, f"kind-{players[0].pk}-3": ByeKind.ZERO,
         f"kind-{players[1].pk}-5": ByeKind.FULL, f"kind-{players[2].pk}-1": "",
-    }, follow=True)
+    })
+    assert "Full-point bye in round 5" in response.content.decode()  # Level 3 first
+    response = chief_client.get(confirm(chief_client, response).url)
     assert "3 changes saved." in response.content.decode()
     assert sorted(Bye.objects.values_list("player_id", "round_number", "kind")) == sorted([
         (players[0].pk, 2, "H"), (players[0].pk, 3, "Z"), (players[1].pk, 5, "F"),
