@@ -195,7 +195,8 @@ def test_a_correction_while_another_arbiter_publishes_the_next_round(chief, depu
     rounds.pair_next_round(tournament, chief)
 
     def correct():
-        return record_result(Game.objects.get(pk=game.pk), GameResult.DRAW, deputy, expected="1-0")
+        # confirmed: once round 2 is published the correction is a pairing-integrity event (Level 3)
+        return record_result(Game.objects.get(pk=game.pk), GameResult.DRAW, deputy, expected="1-0", confirmations=1)
 
     def publish():
         return rounds.publish(Round.objects.get(number=2), chief)
@@ -210,6 +211,8 @@ def test_a_correction_while_another_arbiter_publishes_the_next_round(chief, depu
         assert published is True
         assert Round.objects.get(number=2).status == RoundStatus.PUBLISHED
         assert AuditEntry.objects.filter(action=AuditAction.PUBLISH, label="Round 2").count() == 1
+        # published first: the correction came after and is recorded as an event
+        assert AuditEntry.objects.filter(action=AuditAction.INTEGRITY).count() == 1
 
 
 @_race
