@@ -39,6 +39,7 @@ from .model import (
     NoLegalPairing,
     Pairing,
     Result,
+    RoundEntry,
     Snapshot,
 )
 from .trf import TrfError, TrfTournament, dump_trf, from_generated, parse_trf
@@ -310,11 +311,49 @@ def _cmd_check(args: argparse.Namespace) -> int:
                 print(d)
         else:
             print(f"round {k}: identical")
+    standings = _check_standings(t, args.file, played)
+    if standings:
+        print(f"standings: {len(standings)} difference{'s' if len(standings) != 1 else ''}")
+        for d in standings:
+            print(d)
     if different:
         print(f"{different} of {played} rounds differ")
-        return EXIT_DIFFERENCES
-    print(f"all {played} rounds identical")
-    return EXIT_OK
+    else:
+        print(f"all {played} rounds identical")
+    return EXIT_DIFFERENCES if different or standings else EXIT_OK
+
+
+def _check_standings(t: TrfTournament, path: str, played: int) -> list[str]:
+    """The file's points and ranks (001 columns 81-89) against a recomputation after
+    ``played`` rounds with the file's tie-break list (202), by the same tie-break code
+    as the web app's standings (VCL4THP Q21).  Without a 202 record only the points are
+    checked.  Unrated players (no rating) count as rating 0 in rating-based tie-breaks."""
+    from pairing import tiebreaks as tb  # the command line only: the pairer never ranks
+
+    record = next((line for line in t.extra_lines if line[:3] == "202"), None)
+    try:
+        order = tb.parse_order(record[4:]) if record is not None else ()
+    except ValueError as exc:
+        raise _InputError(f"{path}: the tie-break list (202) cannot be read: {exc}") from None
+    blank = RoundEntry(None, None, Result.ZERO_BYE)
+    data = tb.TBTournament(
+        players=tuple(
+            tb.TBPlayer(id=p.id, rating=p.rating or 0, tpn=p.id,
+                        history=tuple(p.history[:played]) + (blank,) * max(0, played - len(p.history)))
+            for p in t.players
+        ),
+        rounds=played,
+        points=t.points,
+    )
+    rows = {r.id: r for r in tb.standings(data, order)}
+    diffs = []
+    for p in sorted(t.players, key=lambda q: q.id):
+        row = rows[p.id]
+        if p.points is not None and p.points != row.points:
+            diffs.append(f"  player {p.id}: points {p.points} in the file, {row.points} computed")
+        if record is not None and p.rank is not None and p.rank != row.rank:
+            diffs.append(f"  player {p.id}: rank {p.rank} in the file, {row.rank} computed ({record[4:].strip()})")
+    return diffs
 
 
 # ---------------------------------------------------------------- -g

@@ -53,6 +53,11 @@ def _rated_results(t: Tournament, hist: dict[int, list[RoundEntry]], played: int
                 hist[pk][k] = RoundEntry(e.opponent, e.colour, Result(SIDES[g["rating_result"]][side]))
 
 
+def _tiebreak_record(text: str) -> str:
+    """The tie-break list as TRF-2026 writes it (202): ``BH/C1, BH, SB``."""
+    return ", ".join(code.strip().replace("-", "/") for code in text.split(","))
+
+
 def integrity_lines(t: Tournament) -> tuple[str, ...]:
     """The ``###`` lines of the pairing-integrity events, oldest first (undone ones too:
     the undo has its own line after them)."""
@@ -127,7 +132,8 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
         points=ps,
         players=trf_players,
         absent_next=absent,
-        extra_lines=tuple(trf_module.bye_record(kind, number, ids) for (kind, number), ids in ahead.items())
+        extra_lines=((f"202 {_tiebreak_record(t.tiebreaks)}",) if t.tiebreaks.strip() else ())
+        + tuple(trf_module.bye_record(kind, number, ids) for (kind, number), ids in ahead.items())
         + (integrity_lines(t) if integrity else ()),
         forbidden=frozenset(
             frozenset(tpn[pk] for pk in pair) for pair in ForbiddenPair.objects.filter(tournament=t).engine_pairs()
@@ -220,6 +226,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
     if t.fide_mode:
         problems.extend((0, 0, message) for message in _fide_mode_problems(data.points))
     byes_ahead, forbidden_ahead = _scheduled_trf_records(data, played, total, problems)
+    tiebreak_list = _read_tiebreak_record(data, problems)
     if problems:
         raise ImportRefused(problems)
 
@@ -237,6 +244,8 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         t.point_win, t.point_draw, t.point_loss = ps.win, ps.draw, ps.loss
         t.point_pab, t.point_half_bye = ps.pairing_bye, ps.half_bye
         t.ranking_frozen = played >= 4
+        if tiebreak_list is not None:
+            t.tiebreaks = tiebreak_list
         t.save()
         ordered = sorted(data.players, key=lambda q: q.id)
         rows = Player.objects.bulk_create(
@@ -321,6 +330,21 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         for number, line, found in differing:
             integrity.record(t, IntegrityKind.IMPORT, number, line, user, detail=" ".join(found), point=point)
     return len(created)
+
+
+def _read_tiebreak_record(data, problems: list) -> str | None:
+    """The file's tie-break list (TRF-2026 202) in our spelling, or None without one."""
+    from ..tiebreaks import parse_order
+
+    record = next((line for line in data.extra_lines if line[:3] == "202"), None)
+    if record is None:
+        return None
+    try:
+        order = parse_order(record[4:])
+    except ValueError as exc:
+        problems.append((0, 0, f"Tie-break list (202): {exc}"))
+        return None
+    return ", ".join(tb.value for tb in order)
 
 
 def _fide_mode_problems(ps: PointSystem) -> list[str]:

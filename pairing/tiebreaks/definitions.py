@@ -160,6 +160,7 @@ _ALIASES: dict[str, TieBreak] = {}
 for _tb in TieBreak:
     _ALIASES[_tb.value] = _tb
     _ALIASES[_tb.value.replace("-", "")] = _tb
+    _ALIASES[_tb.value.replace("-", "/")] = _tb  # the TRF-2026 (202) spelling: BH/C1
     _ALIASES[_tb.name] = _tb
 _ALIASES["AROC"] = TieBreak.ARO_C1  # the exercises' spelling of ARO Cut-1
 
@@ -167,7 +168,8 @@ _ALIASES["AROC"] = TieBreak.ARO_C1  # the exercises' spelling of ARO Cut-1
 def parse_order(text: str) -> tuple[TieBreak, ...]:
     """Parse a tie-break list such as ``"BH-C1, BH, SB"`` (commas, semicolons or spaces).
 
-    Codes are case-insensitive; ``BHC1``/``BH_C1`` and ``AROC1``/``AROC`` are accepted too.
+    Codes are case-insensitive; ``BH/C1`` (TRF-2026's spelling), ``BHC1``/``BH_C1`` and
+    ``AROC1``/``AROC`` are accepted too.
     Raises :class:`ValueError` naming the unknown code and listing the known ones.
     """
     result = []

@@ -1,0 +1,69 @@
+"""The engine's checker checks a file's standings too (VCL4THP Q21): it recomputes the
+points and the ranks from the file's tie-break list (TRF-2026 202) with the app's own
+tie-break code, and exits 4 on any difference."""
+
+from __future__ import annotations
+
+from pairing.engine.__main__ import main as cli
+from pairing.models import GameResult, Tournament
+from pairing.services import interchange
+from tests.web.helpers import add_players, play_round
+
+
+def _exported(owner) -> str:
+    t = Tournament.objects.create(slug="checked", name="Checked", rounds=5, owner=owner, tiebreaks="BH-C1, SB, DE")
+    add_players(t, 9)
+    play_round(t)
+    play_round(t, results={0: GameResult.DRAW, 2: GameResult.BLACK_WINS})
+    play_round(t, results={1: GameResult.DRAW, 3: GameResult.DRAW})
+    return interchange.export_trf(t)
+
+
+def _edit(text: str, tpn: int, start: int, width: int, value: str) -> str:
+    """Columns ``start``..``start+width-1`` (1-based) of player ``tpn``'s 001 line."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("001") and int(line[4:8]) == tpn:
+            lines[i] = line[: start - 1] + value.rjust(width) + line[start - 1 + width:]
+    return "\n".join(lines) + "\n"
+
+
+def _check(tmp_path, text, capsys) -> tuple[int, str]:
+    path = tmp_path / "t.trf"
+    path.write_text(text)
+    code = cli(["--dubov", "-c", str(path)])
+    return code, capsys.readouterr().out
+
+
+def test_vcl_q21_the_export_carries_its_tie_break_list_and_the_checker_agrees_with_the_app(chief, tmp_path, capsys):
+    text = _exported(chief)
+    assert "202 BH/C1, SB, DE" in text.splitlines()
+    code, out = _check(tmp_path, text, capsys)
+    assert code == 0, out
+    assert "standings" not in out and "all 3 rounds identical" in out
+
+
+def test_vcl_q21_the_checker_reports_an_edited_rank(chief, tmp_path, capsys):
+    text = _exported(chief)
+    line = next(x for x in text.splitlines() if x.startswith("001    1"))
+    rank = int(line[85:89])
+    code, out = _check(tmp_path, _edit(text, 1, 86, 4, str(rank + 1)), capsys)
+    assert code == 4
+    assert f"player 1: rank {rank + 1} in the file, {rank} computed (BH/C1, SB, DE)" in out
+    assert "all 3 rounds identical" in out  # the pairings themselves are right
+
+
+def test_vcl_q21_the_checker_reports_edited_points(chief, tmp_path, capsys):
+    text = _exported(chief)
+    code, out = _check(tmp_path, _edit(text, 2, 81, 4, "9.5"), capsys)
+    assert code == 4 and "player 2: points 9.5 in the file" in out
+
+
+def test_the_tie_break_list_survives_an_export_and_import(chief, chief_client):
+    from django.urls import reverse
+
+    text = _exported(chief)
+    fresh = Tournament.objects.create(slug="again", name="Again", owner=chief)
+    chief_client.post(reverse("pairing:trf_import", args=[fresh.slug]), {"text": text})
+    fresh.refresh_from_db()
+    assert fresh.tiebreaks == "BH-C1, SB, DE"
