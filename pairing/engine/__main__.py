@@ -2,7 +2,7 @@
 
     python -m pairing.engine --dubov FILE.trf -p [OUT] [--round N] [--explain]
     python -m pairing.engine --dubov FILE.trf -c
-    python -m pairing.engine --dubov -g --players N --rounds R --seed S [...] [-o OUT.trf]
+    python -m pairing.engine --dubov -g [--players N] [--rounds R] [--seed S] [...] [-o OUT.trf]
 
 ``-p``: pair the next round (or ``--round N``) and print, or write to OUT, the number
 of pairs and then one ``white black`` line per board in board order (starting ranks),
@@ -12,9 +12,14 @@ readable trace of the engine's decisions (to standard output, after the pairing)
 ``-c``: re-pair every round of the file from the rounds before it (byes and absences
 as recorded in that round) and print each difference board by board.
 
+``-c`` also recomputes every player's points and rank (with the file's 202 tie-break
+list) and reports each difference.
+
 ``-g``: write a random tournament, every round paired by this engine (``--fast``: a
 plausible but not Dubov-paired history, for benchmarks), as TRF-16 with ``XXR``,
-``XXC`` and ``XXS`` lines.  The same arguments give the same bytes.
+``XXC``, ``XXS`` and ``202`` lines and ranks from that tie-break list.  Options left out
+take random values from the seed; without ``--seed`` a fresh seed is drawn and printed,
+and the file's first ``###`` line is the command that repeats the run byte for byte.
 
 Exit status: 0 success; 1 no legal pairing (Article 1.8.3; the players who cannot
 be paired are named on standard error); 2 usage error; 3 invalid input (file
@@ -39,10 +44,9 @@ from .model import (
     NoLegalPairing,
     Pairing,
     Result,
-    RoundEntry,
     Snapshot,
 )
-from .trf import TrfError, TrfTournament, dump_trf, from_generated, parse_trf
+from .trf import TrfError, TrfTournament, parse_trf
 
 EXIT_OK = 0
 EXIT_NO_PAIRING = 1
@@ -328,31 +332,20 @@ def _check_standings(t: TrfTournament, path: str, played: int) -> list[str]:
     ``played`` rounds with the file's tie-break list (202), by the same tie-break code
     as the web app's standings (VCL4THP Q21).  Without a 202 record only the points are
     checked.  Unrated players (no rating) count as rating 0 in rating-based tie-breaks."""
-    from pairing import tiebreaks as tb  # the command line only: the pairer never ranks
+    from .cli_tools import standings
 
     record = next((line for line in t.extra_lines if line[:3] == "202"), None)
     try:
-        order = tb.parse_order(record[4:]) if record is not None else ()
+        computed = standings(t, played, record[4:] if record is not None else None)
     except ValueError as exc:
         raise _InputError(f"{path}: the tie-break list (202) cannot be read: {exc}") from None
-    blank = RoundEntry(None, None, Result.ZERO_BYE)
-    data = tb.TBTournament(
-        players=tuple(
-            tb.TBPlayer(id=p.id, rating=p.rating or 0, tpn=p.id,
-                        history=tuple(p.history[:played]) + (blank,) * max(0, played - len(p.history)))
-            for p in t.players
-        ),
-        rounds=played,
-        points=t.points,
-    )
-    rows = {r.id: r for r in tb.standings(data, order)}
     diffs = []
     for p in sorted(t.players, key=lambda q: q.id):
-        row = rows[p.id]
-        if p.points is not None and p.points != row.points:
-            diffs.append(f"  player {p.id}: points {p.points} in the file, {row.points} computed")
-        if record is not None and p.rank is not None and p.rank != row.rank:
-            diffs.append(f"  player {p.id}: rank {p.rank} in the file, {row.rank} computed ({record[4:].strip()})")
+        points, rank = computed[p.id]
+        if p.points is not None and p.points != points:
+            diffs.append(f"  player {p.id}: points {p.points} in the file, {points} computed")
+        if record is not None and p.rank is not None and p.rank != rank:
+            diffs.append(f"  player {p.id}: rank {p.rank} in the file, {rank} computed ({record[4:].strip()})")
     return diffs
 
 
@@ -360,33 +353,13 @@ def _check_standings(t: TrfTournament, path: str, played: int) -> list[str]:
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
-    from .generator import GeneratorConfig, generate, generate_fast
+    from .cli_tools import generated_text
 
-    colour = {"white": Colour.WHITE, "black": Colour.BLACK, None: None}[args.initial_colour]
     try:
-        config = GeneratorConfig(
-            players=args.players,
-            rounds=args.rounds,
-            seed=args.seed,
-            draw_rate=args.draw_rate,
-            forfeit_rate=args.forfeit_rate,
-            bye_rate=args.bye_rate,
-            withdrawal_rate=args.withdrawal_rate,
-            late_entry_rate=args.late_entry_rate,
-            rating_min=args.rating_min,
-            rating_max=args.rating_max,
-            initial_colour=colour,
-            forbidden_pairs=args.forbidden_pairs,
-        )
-        if args.fast:
-            generated = generate_fast(config, args.played)
-        else:
-            generated = generate(config, rounds_to_play=args.played)
+        text, seed, drawn = generated_text(args)
     except (ValueError, EngineError) as exc:
         raise _InputError(f"generator: {exc}") from None
-    kind = "fast plausible history" if args.fast else "every round paired by the Dubov engine"
-    t = from_generated(generated, name=f"Random Dubov tournament, seed {args.seed} ({kind})")
-    text = dump_trf(t)
+    print(f"seed {seed}" + (" (drawn; --seed repeats this run)" if drawn else ""), file=sys.stderr)
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
@@ -409,6 +382,16 @@ def _rate(text: str) -> float:
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}")
     return value
+
+
+def _ratings(text: str) -> list[int]:
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ratings like 2400,2350,1800, got {text!r}") from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"expected positive ratings, got {text!r}")
+    return values
 
 
 def _positive(text: str) -> int:
@@ -444,20 +427,31 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("-g", dest="generate", action="store_true", help="generate a random tournament")
     ap.add_argument("--round", type=_positive, help="with -p: the round to pair (default: the next one)")
     ap.add_argument("--explain", action="store_true", help="with -p: print the engine's reasoning")
-    g = ap.add_argument_group("generator (-g)")
+    g = ap.add_argument_group(
+        "generator (-g)",
+        "Options left out take random values from the run's seed (see pairing/engine/cli_tools.py "
+        "for the ranges), or with --fixed their fixed defaults; the file's ### line repeats the run.",
+    )
     g.add_argument("--players", type=_positive)
     g.add_argument("--rounds", type=_positive, help="rounds declared (XXR)")
     g.add_argument("--played", type=int, help="rounds to play (default: all)")
-    g.add_argument("--seed", type=int, default=0)
-    g.add_argument("--draw-rate", type=_rate, default=0.3)
-    g.add_argument("--forfeit-rate", type=_rate, default=0.02)
-    g.add_argument("--bye-rate", type=_rate, default=0.03)
-    g.add_argument("--withdrawal-rate", type=_rate, default=0.01)
-    g.add_argument("--late-entry-rate", type=_rate, default=0.0)
-    g.add_argument("--rating-min", type=_positive, default=1000)
-    g.add_argument("--rating-max", type=_positive, default=2700)
+    g.add_argument("--seed", type=int, help="default: a fresh one, printed on standard error and written in the file")
+    g.add_argument("--draw-rate", type=_rate)
+    g.add_argument("--forfeit-rate", type=_rate)
+    g.add_argument("--bye-rate", type=_rate)
+    g.add_argument("--withdrawal-rate", type=_rate)
+    g.add_argument("--late-entry-rate", type=_rate)
+    g.add_argument("--rating-min", type=_positive)
+    g.add_argument("--rating-max", type=_positive)
+    g.add_argument("--ratings", type=_ratings, help="one rating per player, comma-separated (sets --players)")
     g.add_argument("--initial-colour", choices=["white", "black"], help="default: drawn from the seed")
-    g.add_argument("--forbidden-pairs", type=int, default=0)
+    g.add_argument("--forbidden-pairs", type=int)
+    g.add_argument("--tiebreaks", help="the tie-break list (202) that ranks the file, e.g. 'BH/C1, BH, SB'")
+    g.add_argument(
+        "--fixed", action="store_true",
+        help="options left out take fixed defaults (needs --players and --rounds); results by the logistic "
+        "expectation and a fixed draw rate instead of FIDE's rating table",
+    )
     g.add_argument(
         "--fast", action="store_true", help="plausible history without the Dubov pairer (benchmarks)"
     )
@@ -471,8 +465,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.generate:
         if args.file is not None:
             ap.error("-g takes no input file")
-        if args.players is None or args.rounds is None:
-            ap.error("-g needs --players and --rounds")
+        if args.fixed and ((args.players is None and not args.ratings) or args.rounds is None):
+            ap.error("-g --fixed needs --players (or --ratings) and --rounds")
     else:
         if args.file is None:
             ap.error("an input TRF file is needed with -p and -c")

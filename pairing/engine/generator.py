@@ -43,6 +43,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from pairing.tiebreak_data import expected_hundredths  # FIDE's rating table: pure data
+
 from .model import (
     Colour,
     NoLegalPairing,
@@ -70,6 +72,8 @@ class GeneratorConfig:
     rating_max: int = 2700
     initial_colour: Colour | None = None  # None: drawn from the seed
     forbidden_pairs: int = 0
+    ratings: tuple[int, ...] | None = None  # one per player, instead of drawing them
+    results: str = "elo"  # "elo": logistic expectation; "fide": FIDE's rating table (B.02 8.1.2)
 
 
 @dataclass(frozen=True)
@@ -166,6 +170,8 @@ class _Sim:
                 rw, rb = Result.FORFEIT_WIN, Result.FORFEIT_LOSS
             else:
                 rw, rb = Result.FORFEIT_LOSS, Result.FORFEIT_WIN
+        elif c.results == "fide":
+            rw, rb = self._fide_result(white, black)
         elif rng.random() < c.draw_rate:
             rw, rb = Result.DRAW, Result.DRAW
         else:
@@ -176,6 +182,20 @@ class _Sim:
                 rw, rb = Result.LOSS, Result.WIN
         hw.append(RoundEntry(black, Colour.WHITE, rw))
         hb.append(RoundEntry(white, Colour.BLACK, rb))
+
+    def _fide_result(self, white: int, black: int) -> tuple[Result, Result]:
+        """A result whose expectation for White is FIDE's rating table (the difference
+        capped at 400, B.02 8.1.2): draws at ``draw_rate`` where the expectation allows
+        (at most twice the weaker side's share), the rest wins and losses."""
+        diff = max(-400, min(400, self.ratings[white] - self.ratings[black]))
+        expected = expected_hundredths(diff) / 100
+        draw = min(self.config.draw_rate, 2 * min(expected, 1 - expected))
+        x = self.rng.random()
+        if x < expected - draw / 2:
+            return Result.WIN, Result.LOSS
+        if x < expected + draw / 2:
+            return Result.DRAW, Result.DRAW
+        return Result.LOSS, Result.WIN
 
     def close_round(self, round_number: int, bye: int | None) -> None:
         """Byes and absences of the round just paired."""
@@ -233,14 +253,20 @@ def _setup(config: GeneratorConfig) -> _Sim:
     late = round(config.late_entry_rate * n) if config.rounds >= 2 else 0
     late = min(late, n - 1)
     start = n - late
-    drawn = [rng.randint(config.rating_min, config.rating_max) for _ in range(start)]
-    drawn.sort(reverse=True)
+    given = list(config.ratings) if config.ratings is not None else None
+    if given is not None and (len(given) != n or min(given) < 1):
+        raise ValueError(f"{len(given)} ratings given for {n} players (each at least 1)")
+    if given is not None:
+        drawn = sorted(given[:start], reverse=True)
+    else:
+        drawn = [rng.randint(config.rating_min, config.rating_max) for _ in range(start)]
+        drawn.sort(reverse=True)
     ratings = {i + 1: r for i, r in enumerate(drawn)}
     arrival = {i + 1: 1 for i in range(start)}
     late_rounds = sorted(rng.randint(2, config.rounds) for _ in range(late))
     for k, rnd in enumerate(late_rounds):
         pid = start + k + 1
-        ratings[pid] = rng.randint(config.rating_min, config.rating_max)
+        ratings[pid] = given[start + k] if given is not None else rng.randint(config.rating_min, config.rating_max)
         arrival[pid] = rnd
     colour = config.initial_colour
     if colour is None:

@@ -160,7 +160,7 @@ def test_round_beyond_the_tournament_exits_3(tmp_path: Path, capsys) -> None:
         ["--dubov"],  # no mode
         ["x.trf", "-p"],  # no --dubov
         ["--dubov", "-p"],  # no file
-        ["--dubov", "-g", "--players", "10"],  # no --rounds
+        ["--dubov", "-g", "--fixed", "--players", "10"],  # fixed defaults, but no --rounds
         ["--dubov", "-g", "--players", "10", "--rounds", "5", "--draw-rate", "2"],
     ],
 )
