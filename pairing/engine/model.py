@@ -58,7 +58,8 @@ class Result(enum.Enum):
     @property
     def opponent_results(self) -> frozenset[Result]:
         """What the opponent's line may record for the same game: 1 against 0, = against
-        =, + against - (and - against - for a double forfeit).  Empty for byes."""
+        =, + against - (and - against - for a double forfeit), and the odd scores ½-0,
+        0-½ and 0-0 (= against 0, 0 against 0).  Empty for byes."""
         return _OPPONENT_RESULTS.get(self, frozenset())
 
 
@@ -67,9 +68,11 @@ _PLAYED = frozenset(
 )
 _BYES = frozenset({Result.PAIRING_BYE, Result.FULL_BYE, Result.HALF_BYE, Result.ZERO_BYE})
 _OPPONENT_RESULTS = {
+    # a game may be scored ½-0, 0-½ or 0-0 over the board (a late arrival, an arbiter's
+    # decision): each side's code is its own score (TRF-2026 writes = against 0)
     Result.WIN: frozenset({Result.LOSS}),
-    Result.LOSS: frozenset({Result.WIN}),
-    Result.DRAW: frozenset({Result.DRAW}),
+    Result.LOSS: frozenset({Result.WIN, Result.DRAW, Result.LOSS}),
+    Result.DRAW: frozenset({Result.DRAW, Result.LOSS}),
     Result.WIN_UNRATED: frozenset({Result.LOSS_UNRATED}),
     Result.LOSS_UNRATED: frozenset({Result.WIN_UNRATED}),
     Result.DRAW_UNRATED: frozenset({Result.DRAW_UNRATED}),

@@ -8,6 +8,7 @@ everything is importable from ``pairing.models``.
 from .audit import AUDIT_LIST_SHOWN, AuditAction, AuditEntry, AuditEntryQuerySet
 from .choices import (
     BYE_WORDS,
+    COMMON_RESULTS,
     REQUESTED_BYES,
     RESULT_KEYS,
     SEEN_CHANGED,
@@ -33,6 +34,7 @@ from .tournament import Tournament, TournamentQuerySet
 
 __all__ = [
     "BYE_WORDS",
+    "COMMON_RESULTS",
     "stale_form",
     "DeputyInvitation",
     "IntegrityEvent", "IntegrityKind",

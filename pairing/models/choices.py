@@ -50,6 +50,21 @@ class GameResult(models.TextChoices):
     WHITE_FORFEIT_WIN = "+-", "+ −"
     BLACK_FORFEIT_WIN = "-+", "− +"
     DOUBLE_FORFEIT = "--", "− −"
+    # over the board, but scored otherwise (a late arrival, a decision of the arbiter)
+    WHITE_HALF = "1/2-0", "½-0"
+    BLACK_HALF = "0-1/2", "0-½"
+    BOTH_LOSE = "0-0", "0-0"
+    # played, but under one move: counts for pairing as a game, not rated (TRF W D L)
+    WHITE_WINS_UNRATED = "W-L", "1-0 unrated"
+    DRAW_UNRATED = "D-D", "½-½ unrated"
+    BLACK_WINS_UNRATED = "L-W", "0-1 unrated"
+
+
+# The results an arbiter meets every round; the others are offered under "more".
+COMMON_RESULTS = (
+    GameResult.WHITE_WINS, GameResult.DRAW, GameResult.BLACK_WINS,
+    GameResult.WHITE_FORFEIT_WIN, GameResult.BLACK_FORFEIT_WIN, GameResult.DOUBLE_FORFEIT,
+)
 
 
 # Keys an arbiter presses on a board row (and the button values without JS).
@@ -61,6 +76,12 @@ RESULT_KEYS = {
     "+": GameResult.WHITE_FORFEIT_WIN,
     "-": GameResult.BLACK_FORFEIT_WIN,
     "*": GameResult.DOUBLE_FORFEIT,
+    "a": GameResult.WHITE_HALF,
+    "b": GameResult.BLACK_HALF,
+    "z": GameResult.BOTH_LOSE,
+    "w": GameResult.WHITE_WINS_UNRATED,
+    "d": GameResult.DRAW_UNRATED,
+    "l": GameResult.BLACK_WINS_UNRATED,
 }
 
 
@@ -93,6 +114,12 @@ SIDES = {
     GameResult.WHITE_FORFEIT_WIN: ("+", "-"),
     GameResult.BLACK_FORFEIT_WIN: ("-", "+"),
     GameResult.DOUBLE_FORFEIT: ("-", "-"),
+    GameResult.WHITE_HALF: ("=", "0"),
+    GameResult.BLACK_HALF: ("0", "="),
+    GameResult.BOTH_LOSE: ("0", "0"),
+    GameResult.WHITE_WINS_UNRATED: ("W", "L"),
+    GameResult.DRAW_UNRATED: ("D", "D"),
+    GameResult.BLACK_WINS_UNRATED: ("L", "W"),
 }
 
 

@@ -155,11 +155,14 @@ _TITLES = {c.value for c in Title}
 
 _GAME_FROM_SIDES = {
     ("1", "0"): GameResult.WHITE_WINS,
-    ("W", "L"): GameResult.WHITE_WINS,
+    ("W", "L"): GameResult.WHITE_WINS_UNRATED,
     ("=", "="): GameResult.DRAW,
-    ("D", "D"): GameResult.DRAW,
+    ("D", "D"): GameResult.DRAW_UNRATED,
     ("0", "1"): GameResult.BLACK_WINS,
-    ("L", "W"): GameResult.BLACK_WINS,
+    ("L", "W"): GameResult.BLACK_WINS_UNRATED,
+    ("=", "0"): GameResult.WHITE_HALF,
+    ("0", "="): GameResult.BLACK_HALF,
+    ("0", "0"): GameResult.BOTH_LOSE,
     ("+", "-"): GameResult.WHITE_FORFEIT_WIN,
     ("-", "+"): GameResult.BLACK_FORFEIT_WIN,
     ("-", "-"): GameResult.DOUBLE_FORFEIT,
@@ -184,7 +187,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
 
     Starting ranks become the TPNs (renumbered by our rules before round 4 is
     published).  Rounds with games become complete rounds (a forfeit and a double
-    forfeit are kept; unrated W/D/L are stored as ordinary results); byes become Bye
+    forfeit are kept; unrated W/D/L stay unrated; ½-0, 0-½ and 0-0 are kept); byes become Bye
     rows; players absent for the next round (XXZ) become zero-point byes; forbidden
     pairs (XXP/FOR) become :class:`~pairing.models.ForbiddenPair` rows.  The file's
     number of rounds, initial colour and point system replace the tournament's.

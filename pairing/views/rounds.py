@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from ..access import get_game, get_round, get_tournament_for_arbiter, get_tournament_for_viewer
 from ..forms import OnePlayerForm, PoolPairForm, SwapForm
-from ..models import RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus, stale_form
+from ..models import COMMON_RESULTS, RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus, stale_form
 from ..reports.pairing_list import not_paired
 from ..reports.standings import figure
 from ..services import manual
@@ -227,7 +227,7 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
         "total": total,
         "is_arbiter": is_arbiter,
         "ex": ex,
-        "result_choices": [c for c in GameResult if c.value],
+        **_result_choices(),
         "rounds": t.round_set.order_by("number"),
         "closed": closed_before(t),
     }
@@ -241,6 +241,17 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
             ctx["pab_form"] = OnePlayerForm(players=in_pool, label="PAB to")
             ctx["unpair_form"] = OnePlayerForm(players=_paired_players(rnd), label="To the pool")
     return ctx
+
+
+def _result_choices() -> dict:
+    """The result buttons: the common ones in a row, the rest under "more"."""
+    more = [c for c in GameResult if c.value and c not in COMMON_RESULTS]
+    return {
+        "result_choices": list(COMMON_RESULTS),
+        "more_results": more,
+        "more_values": [c.value for c in more],
+        "all_results": [c for c in GameResult if c.value],
+    }
 
 
 def _paired_players(rnd: Round) -> list:
@@ -390,7 +401,7 @@ def game_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpRe
             request,
             "pairing/round.html#board-row",
             {"t": t, "round": rnd, "g": game, "is_arbiter": True, "error": error, "done": done, "needs": needs,
-             "total": total, "oob": True, "result_choices": [c for c in GameResult if c.value],
+             "total": total, "oob": True, **_result_choices(),
              "closed": closed_before(t)},
         )
     if error:

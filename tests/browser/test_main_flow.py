@@ -73,3 +73,31 @@ def test_arbiter_pairs_a_round_and_enters_results_by_keyboard(live_server, brows
     text = page.inner_text("#standings")
     assert "Alpha, Ann" in text and "after round 1" in page.inner_text("h1")
     page.screenshot(path=str(SHOTS / "3-standings.png"), full_page=True)
+
+
+def test_vcl_q180_odd_and_unrated_results_by_keyboard(live_server, browser_page):
+    """Keys a (½-0), z (0-0) and w (1-0 under one move, not rated) enter the results kept
+    under "more" on each board."""
+    from django.contrib.auth import get_user_model
+
+    from pairing.models import Player, Round, Tournament
+    from pairing.services.rounds import pair_next_round, publish
+
+    user = get_user_model().objects.create_user(username="chief", password="browser-pass-1")
+    t = Tournament.objects.create(slug="club-open", name="Club Open", rounds=5, owner=user)
+    for i in range(6):
+        Player.objects.create(tournament=t, name=f"Player {i + 1}", rating=2300 - 50 * i)
+    renumber(t)
+    publish(pair_next_round(t))
+    page = browser_page
+    log_in(page, live_server.url, "chief", "browser-pass-1")
+    page.goto(f"{live_server.url}/t/club-open/round/1/")
+    page.locator("#board-1").focus()
+    for n, key in enumerate(["a", "z", "w"], start=1):
+        page.keyboard.press(key)
+        page.wait_for_function(f"document.querySelector('#progress').innerText.includes('{n} of 3')")
+        if n < 3:  # focus moves on to the next board by itself
+            page.wait_for_function(f"document.activeElement && document.activeElement.id === 'board-{n + 1}'")
+    rnd = Round.objects.get(tournament=t, number=1)
+    assert list(rnd.game_set.order_by("board").values_list("result", flat=True)) == ["1/2-0", "0-0", "W-L"]
+    assert "½-0" in page.inner_text("#board-1 .current")

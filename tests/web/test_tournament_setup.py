@@ -228,7 +228,7 @@ def test_audit_finding_4_a_line_break_already_in_the_database_never_reaches_the_
     parsed = parse_trf(text)
     assert len(parsed.players) == len(players)
     assert parsed.total_rounds == tournament.rounds
-    assert all(line.startswith(("001", "012", "022", "032", "042", "052", "102", "112", "122", "XX", "240", "260"))
+    assert all(line.startswith(("001", "012", "022", "032", "042", "052", "102", "112", "122", "202", "XX", "240", "260"))
                for line in text.splitlines() if line)
 
 
