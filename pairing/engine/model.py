@@ -44,6 +44,7 @@ class Result(enum.Enum):
     FULL_BYE = "F"
     HALF_BYE = "H"
     ZERO_BYE = "Z"  # also: absent, not paired, late entry before arrival
+    ADJOURNED = "?"  # adjourned or postponed: a played draw until its result comes
 
     @property
     def is_played(self) -> bool:
@@ -64,7 +65,8 @@ class Result(enum.Enum):
 
 
 _PLAYED = frozenset(
-    {Result.WIN, Result.DRAW, Result.LOSS, Result.WIN_UNRATED, Result.DRAW_UNRATED, Result.LOSS_UNRATED}
+    {Result.WIN, Result.DRAW, Result.LOSS, Result.WIN_UNRATED, Result.DRAW_UNRATED, Result.LOSS_UNRATED,
+     Result.ADJOURNED}
 )
 _BYES = frozenset({Result.PAIRING_BYE, Result.FULL_BYE, Result.HALF_BYE, Result.ZERO_BYE})
 _OPPONENT_RESULTS = {
@@ -76,6 +78,7 @@ _OPPONENT_RESULTS = {
     Result.WIN_UNRATED: frozenset({Result.LOSS_UNRATED}),
     Result.LOSS_UNRATED: frozenset({Result.WIN_UNRATED}),
     Result.DRAW_UNRATED: frozenset({Result.DRAW_UNRATED}),
+    Result.ADJOURNED: frozenset({Result.ADJOURNED}),
     Result.FORFEIT_WIN: frozenset({Result.FORFEIT_LOSS}),
     Result.FORFEIT_LOSS: frozenset({Result.FORFEIT_WIN, Result.FORFEIT_LOSS}),  # double forfeit
 }
@@ -101,6 +104,7 @@ class PointSystem:
             Result.WIN_UNRATED: self.win,
             Result.DRAW: self.draw,
             Result.DRAW_UNRATED: self.draw,
+            Result.ADJOURNED: self.draw,  # provisionally, until the game's result comes
             Result.LOSS: self.loss,
             Result.LOSS_UNRATED: self.loss,
             Result.FORFEIT_WIN: self.forfeit_win,

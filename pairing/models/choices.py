@@ -58,6 +58,8 @@ class GameResult(models.TextChoices):
     WHITE_WINS_UNRATED = "W-L", "1-0 unrated"
     DRAW_UNRATED = "D-D", "½-½ unrated"
     BLACK_WINS_UNRATED = "L-W", "0-1 unrated"
+    # adjourned or postponed: a draw for pairing and standings until its result comes
+    ADJOURNED = "adj", "adjourned"
 
 
 # The results an arbiter meets every round; the others are offered under "more".
@@ -82,6 +84,7 @@ RESULT_KEYS = {
     "w": GameResult.WHITE_WINS_UNRATED,
     "d": GameResult.DRAW_UNRATED,
     "l": GameResult.BLACK_WINS_UNRATED,
+    "?": GameResult.ADJOURNED,
 }
 
 
@@ -120,6 +123,7 @@ SIDES = {
     GameResult.WHITE_WINS_UNRATED: ("W", "L"),
     GameResult.DRAW_UNRATED: ("D", "D"),
     GameResult.BLACK_WINS_UNRATED: ("L", "W"),
+    GameResult.ADJOURNED: ("?", "?"),
 }
 
 

@@ -12,6 +12,7 @@ CELL_RESULT = {
     Result.WIN: "1", Result.DRAW: "½", Result.LOSS: "0",
     Result.WIN_UNRATED: "1", Result.DRAW_UNRATED: "½", Result.LOSS_UNRATED: "0",
     Result.FORFEIT_WIN: "+", Result.FORFEIT_LOSS: "-",
+    Result.ADJOURNED: "?",  # adjourned: a draw for now
 }
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from ..engine import RoundEntry
-from ..models import Player, RoundStatus, Tournament
+from ..models import Game, GameResult, Player, RoundStatus, Tournament
 from ..services.snapshot import histories, point_system
 
 
@@ -156,3 +156,16 @@ def standings(t: Tournament, rounds: int | None = None) -> tuple[list[str], list
     table = standings_table(t, rounds)
     return table.labels, table.rows, table.rounds
 
+
+
+def open_adjourned(t: Tournament, up_to: int | None = None):
+    """The adjourned games still without their result (in rounds ``<= up_to``)."""
+    games = Game.objects.filter(round__tournament=t, result=GameResult.ADJOURNED).select_related("round", "white", "black")
+    if up_to is not None:
+        games = games.filter(round__number__lte=up_to)
+    return games.order_by("round__number", "board")
+
+
+def adjourned_text(games) -> str:
+    """``round 3 board 2 (A – B), …``"""
+    return ", ".join(f"round {g.round.number} board {g.board} ({g.white.name} – {g.black.name})" for g in games)

@@ -163,6 +163,7 @@ _GAME_FROM_SIDES = {
     ("=", "0"): GameResult.WHITE_HALF,
     ("0", "="): GameResult.BLACK_HALF,
     ("0", "0"): GameResult.BOTH_LOSE,
+    ("?", "?"): GameResult.ADJOURNED,
     ("+", "-"): GameResult.WHITE_FORFEIT_WIN,
     ("-", "+"): GameResult.BLACK_FORFEIT_WIN,
     ("-", "-"): GameResult.DOUBLE_FORFEIT,

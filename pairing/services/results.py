@@ -54,7 +54,8 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None, 
         if game.round.status == RoundStatus.DRAFT:
             raise ValueError("publish the round before entering results")
         closed = closed_before(tournament)
-        if game.round.number < closed:
+        finishing = game.result == GameResult.ADJOURNED  # its result may come in any later round
+        if game.round.number < closed and not finishing:
             raise ValueError(
                 f"round {game.round.number} is closed: in FIDE mode results can change in rounds {closed} and "
                 f"{closed + 1} only. A result found wrong later is corrected for the rating report only "
@@ -72,7 +73,19 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None, 
         before = game.result
         later = tournament.round_set.filter(number__gt=game.round.number).exclude(status=RoundStatus.DRAFT)
         point = None
-        if before and later.exists():
+        line = ""
+        if finishing and later.exists():
+            if result != GameResult.DRAW:
+                require(
+                    Level.CONFIRM, confirmations, f"Result of the adjourned game, round {game.round.number} board {game.board}",
+                    [f"{game.white.name} – {game.black.name}: {GameResult(result).label}.",
+                     f"The pairings of round {game.round.number + 1} on were made with this game as a draw; they stay "
+                     "as they are. The result is recorded as a pairing-integrity event."],
+                )
+                point = restore.take(tournament)
+                line = (f"Adjourned game finished @ Round {game.round.number}: board {game.board} "
+                        f"{game.white.tpn}-{game.black.tpn} {result} (paired as a draw)")
+        elif before and later.exists():
             require(
                 Level.CONFIRM, confirmations, f"Correct round {game.round.number} board {game.board}",
                 [f"{game.white.name} – {game.black.name}: {GameResult(before).label} becomes {GameResult(result).label}.",
@@ -80,6 +93,7 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None, 
                  "event, recorded and written in the rating report's copy."],
             )
             point = restore.take(tournament)
+            line = _result_line(game, before, result)
         game.result = result
         game.save(update_fields=["result", "updated"])
         game.round.refresh_status()
@@ -101,8 +115,7 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None, 
             after={"result": result},
         )
         if point is not None:
-            integrity.record(tournament, IntegrityKind.RESULT, game.round.number,
-                             _result_line(game, before, result), user, point=point)
+            integrity.record(tournament, IntegrityKind.RESULT, game.round.number, line, user, point=point)
     g.result = result
     return True
 

@@ -18,7 +18,8 @@ _CENT = Decimal("0.01")
 # ---------------------------------------------------------------- round classification
 
 _GAME_RESULTS = frozenset(
-    {Result.WIN, Result.DRAW, Result.LOSS, Result.WIN_UNRATED, Result.DRAW_UNRATED, Result.LOSS_UNRATED}
+    {Result.WIN, Result.DRAW, Result.LOSS, Result.WIN_UNRATED, Result.DRAW_UNRATED, Result.LOSS_UNRATED,
+     Result.ADJOURNED}  # an adjourned game counts as a draw until its result comes
 )
 _FORFEITS = frozenset({Result.FORFEIT_WIN, Result.FORFEIT_LOSS})
 _REQUESTED = frozenset({Result.HALF_BYE, Result.FULL_BYE, Result.ZERO_BYE})  # incl. absence, withdrawal
@@ -29,6 +30,7 @@ _GAME_FRACTION = {
     Result.FORFEIT_WIN: 2,
     Result.DRAW: 1,
     Result.DRAW_UNRATED: 1,
+    Result.ADJOURNED: 1,
     Result.LOSS: 0,
     Result.LOSS_UNRATED: 0,
     Result.FORFEIT_LOSS: 0,

@@ -2,9 +2,10 @@ from __future__ import annotations
 
 import csv
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
 from ..access import get_tournament_for_arbiter, get_tournament_for_viewer
@@ -14,7 +15,7 @@ from ..reports.aro import aro_list as aro_groups
 from ..reports.aro import aro_rounds, aro_spread
 from ..reports.crosstable import crosstable as crosstable_rows
 from ..reports.player_card import player_card as card_of
-from ..reports.standings import complete_rounds
+from ..reports.standings import adjourned_text, complete_rounds, open_adjourned
 from ..reports.standings import standings as standing_rows
 from ..services.interchange import export_trf
 from ..tiebreaks import parse_order
@@ -69,7 +70,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         "pairing/standings.html",
         {"t": t, "labels": labels, "rows": rows, "rounds": rounds, "legend": legend,
          "round_choices": range(1, done + 1), "asked": asked, "polling": _polling(t, asked),
-         "is_arbiter": t.is_arbiter(request.user)},
+         "is_arbiter": t.is_arbiter(request.user), "adjourned": adjourned_text(open_adjourned(t, rounds))},
     )
 
 
@@ -138,6 +139,11 @@ def trf_export(request: HttpRequest, slug: str) -> HttpResponse:
     ``?copy=1``: the arbiters' copy, with the ``###`` lines of the pairing-integrity events."""
     t = get_tournament_for_arbiter(request, slug)
     copy = request.GET.get("copy") == "1"
+    pending = open_adjourned(t)
+    if pending and not copy:
+        messages.error(request, f"The file for rating waits for the adjourned games: {adjourned_text(pending)}. "
+                                "The copy (with ? for those games) can be exported now.")
+        return redirect("pairing:tournament", slug=t.slug)
     text = export_trf(t, integrity=copy)
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     name = f"{t.slug}-copy.trf" if copy else f"{t.slug}.trf"

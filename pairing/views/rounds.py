@@ -13,7 +13,7 @@ from ..access import get_game, get_round, get_tournament_for_arbiter, get_tourna
 from ..forms import OnePlayerForm, PoolPairForm, SwapForm
 from ..models import COMMON_RESULTS, RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus, stale_form
 from ..reports.pairing_list import not_paired
-from ..reports.standings import figure
+from ..reports.standings import adjourned_text, figure, open_adjourned
 from ..services import manual
 from ..services.players import set_byes, set_byes_grid
 from ..services.results import closed_before, correct_for_rating, record_result
@@ -142,6 +142,9 @@ def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
     except PairingRefused as exc:
         messages.error(request, str(exc))
         return redirect("pairing:tournament", slug=t.slug)
+    pending = open_adjourned(t, rnd.number - 1)
+    if pending:  # Level 2: the arbiter sees which games were paired as draws
+        messages.warning(request, f"Paired with adjourned games still open, counted as draws: {adjourned_text(pending)}.")
     return redirect(rnd.get_absolute_url())
 
 

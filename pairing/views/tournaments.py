@@ -19,6 +19,7 @@ from ..access import (
 )
 from ..forms import DeputyForm, TournamentForm
 from ..models import Conflict, RoundStatus, Tournament, stale_form
+from ..reports.standings import adjourned_text, open_adjourned
 from ..services import deputies as team
 from ..services.tournaments import log_created, save_settings, too_many_rounds
 from ..warning_levels import NeedsConfirmation
@@ -115,6 +116,7 @@ def _overview(request: HttpRequest, slug: str) -> HttpResponse:
             "next_number": t.next_round_number(),
             "audit": t.auditentry_set.select_related("user")[:12],
             "too_many_rounds": too_many_rounds(t),
+            "adjourned": adjourned_text(open_adjourned(t)),
         },
     )
 

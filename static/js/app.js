@@ -3,7 +3,7 @@
 (function () {
   "use strict";
   var KEYS = { "1": "1-0", "=": "1/2-1/2", "5": "1/2-1/2", "0": "0-1", "+": "+-", "-": "-+", "*": "--",
-               "a": "1/2-0", "b": "0-1/2", "z": "0-0", "w": "W-L", "d": "D-D", "l": "L-W" };
+               "a": "1/2-0", "b": "0-1/2", "z": "0-0", "w": "W-L", "d": "D-D", "l": "L-W", "?": "adj" };
   var pendingFocus = null;
 
   function rows() { return Array.prototype.slice.call(document.querySelectorAll("tr[data-board]")); }

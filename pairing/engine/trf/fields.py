@@ -45,6 +45,7 @@ _PAIRED_RESULTS = frozenset(
         Result.LOSS,
         Result.WIN_UNRATED,
         Result.DRAW_UNRATED,
+        Result.ADJOURNED,
         Result.LOSS_UNRATED,
         Result.FORFEIT_WIN,
         Result.FORFEIT_LOSS,
@@ -245,7 +246,7 @@ def _parse_round(block: str, line_no: int, col: int, rd: _Reader) -> RoundEntry 
         rd.err(
             line_no,
             col + 7,
-            f"expected a result code (1 = 0 W D L + - U F H Z or blank) in column {col + 7}, found {result_txt!r}",
+            f"expected a result code (1 = 0 W D L + - ? U F H Z or blank) in column {col + 7}, found {result_txt!r}",
         )
         return None
     if opponent is None:
@@ -272,7 +273,7 @@ def _parse_round(block: str, line_no: int, col: int, rd: _Reader) -> RoundEntry 
                 msg = f"expected the result of the game against {opponent} in column {col + 7}, found a blank"
             else:
                 msg = (
-                    f"expected a game or forfeit result (1 = 0 W D L + -) in column {col + 7}, found "
+                    f"expected a game or forfeit result (1 = 0 W D L + - ?) in column {col + 7}, found "
                     f"{result_txt!r}, which is a bye code but the round names opponent {opponent}"
                 )
             rd.err(line_no, col + 7, msg)
