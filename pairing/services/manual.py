@@ -32,8 +32,7 @@ from ..models import (
 )
 from ..warning_levels import Level, require
 from . import integrity, restore
-from .numbering import renumber
-from .rounds import PairingRefused, warnings_for
+from .rounds import open_next_round, warnings_for
 from .snapshot import absent_ids
 
 
@@ -70,15 +69,10 @@ def pair_by_hand(t: Tournament, user=None) -> Round:
     """The next round as an empty draft with a session open: every player to be paired
     starts in the pool (Q63, when the engine finds no legal pairing)."""
     with transaction.atomic():
-        t.lock()
-        existing = t.draft_round()
-        if existing is not None:
+        existing = open_next_round(t)
+        if isinstance(existing, Round):
             return existing
-        blocker = t.pairing_blocker()
-        if blocker:
-            raise PairingRefused(blocker)
-        renumber(t)
-        number = t.next_round_number()
+        number = existing
         rnd = Round.objects.create(tournament=t, number=number, status=RoundStatus.DRAFT, manual_session=True,
                                    explanation={"by_hand": True})
         AuditEntry.log(t, user, AuditAction.PAIR, f"Round {number} to be paired by hand (manual-pairing session).",

@@ -88,6 +88,21 @@ def explanation_as_json(pairing: engine.Pairing) -> dict:
     }
 
 
+def open_next_round(t: Tournament) -> Round | int:
+    """Under the tournament lock (call it in a transaction): the draft when there is one
+    already (a double click), else the number of the round to pair, pairing numbers
+    brought up to date.  Raises :class:`PairingRefused` when the round cannot be paired."""
+    t.lock()
+    existing = t.draft_round()
+    if existing is not None:
+        return existing
+    blocker = t.pairing_blocker()
+    if blocker:
+        raise PairingRefused(blocker)
+    renumber(t)
+    return t.next_round_number()
+
+
 def pair_next_round(t: Tournament, user=None) -> Round:
     """Run the engine for the next round and store the result as a draft round.
 
@@ -95,15 +110,10 @@ def pair_next_round(t: Tournament, user=None) -> Round:
     (the second call returns the existing draft).  Raises :class:`PairingRefused`.
     """
     with transaction.atomic():
-        t.lock()
-        existing = t.draft_round()
-        if existing is not None:
+        existing = open_next_round(t)
+        if isinstance(existing, Round):
             return existing
-        blocker = t.pairing_blocker()
-        if blocker:
-            raise PairingRefused(blocker)
-        number = t.next_round_number()
-        renumber(t)
+        number = existing
         snapshot = build_snapshot(t, number)
         present = len(snapshot.players) - len(snapshot.absent)
         if present < 2:

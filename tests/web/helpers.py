@@ -82,3 +82,21 @@ def open_session(client, t, number: int = 1):
     from django.urls import reverse
 
     return client.post(reverse("pairing:round_manual", args=[t.slug, number]), {"op": "start"})
+
+
+def hand_changed_round(t):
+    """Pair the next round, reverse the colours of board 1 in a manual-pairing session
+    (confirmed), publish it and enter White wins everywhere; returns board 1 as it
+    stood before the change."""
+    from pairing.services import manual
+    from pairing.services.rounds import pair_next_round, swap_players
+
+    rnd = pair_next_round(t)
+    manual.start_session(rnd)
+    g = rnd.games().first()
+    swap_players(rnd, g.white, g.black, confirmations=1)
+    manual.end_session(rnd, confirmations=1)
+    publish(rnd)
+    for game in rnd.games():
+        record_result(game, "1-0")
+    return g

@@ -8,10 +8,15 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from pairing.models import IntegrityEvent, Tournament
-from pairing.services import interchange, manual
-from pairing.services.results import record_result
-from pairing.services.rounds import pair_next_round, publish, swap_players
-from tests.web.helpers import add_players, confirm, confirmation_page, out_of_fide_mode, play_round
+from pairing.services import interchange
+from tests.web.helpers import (
+    add_players,
+    confirm,
+    confirmation_page,
+    hand_changed_round,
+    out_of_fide_mode,
+    play_round,
+)
 
 
 def _file_with_a_hand_made_round(owner) -> str:
@@ -20,14 +25,7 @@ def _file_with_a_hand_made_round(owner) -> str:
     source = Tournament.objects.create(slug="source", name="Source", rounds=5, owner=owner)
     add_players(source, 6)
     play_round(source)
-    rnd = pair_next_round(source)
-    manual.start_session(rnd)
-    g = rnd.games().first()
-    swap_players(rnd, g.white, g.black, confirmations=1)
-    manual.end_session(rnd, confirmations=1)
-    publish(rnd)
-    for game in rnd.games():
-        record_result(game, "1-0")
+    hand_changed_round(source)
     return interchange.export_trf(source)  # the file for rating: no ### lines
 
 

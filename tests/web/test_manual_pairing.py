@@ -8,9 +8,15 @@ from django.urls import reverse
 from pairing.engine.__main__ import main as cli
 from pairing.models import Bye, ByeKind, Game, IntegrityEvent, Round
 from pairing.services import interchange, manual
-from pairing.services.results import record_result
-from pairing.services.rounds import PairingRefused, pair_next_round, publish, swap_players
-from tests.web.helpers import add_players, confirm, confirmation_page, open_session, play_round
+from pairing.services.rounds import PairingRefused, pair_next_round
+from tests.web.helpers import (
+    add_players,
+    confirm,
+    confirmation_page,
+    hand_changed_round,
+    open_session,
+    play_round,
+)
 
 
 def step(client, t, number, op, **fields):
@@ -169,14 +175,7 @@ def test_the_copy_of_the_report_carries_the_mpa_line_and_the_engines_checker_rep
     tournament, players, tmp_path, capsys
 ):
     play_round(tournament)
-    rnd = pair_next_round(tournament)
-    manual.start_session(rnd)
-    g = rnd.games().first()
-    swap_players(rnd, g.white, g.black, confirmations=1)
-    manual.end_session(rnd, confirmations=1)
-    publish(rnd)
-    for game in rnd.games():
-        record_result(game, "1-0")
+    g = hand_changed_round(tournament)
     copy = interchange.export_trf(tournament, integrity=True)
     line = IntegrityEvent.objects.get().report_line
     assert line in copy.splitlines()
