@@ -317,12 +317,14 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             forbidden_rows.append(ForbiddenPair(tournament=t, player_a=low, player_b=high))
         ForbiddenPair.objects.bulk_create(forbidden_rows)
         renumber(t)
-        differing = _imported_rounds_checked(t, confirmations)
+        checked = len(created) * played <= IMPORT_CHECK_LIMIT
+        differing = _imported_rounds_checked(t, confirmations) if checked else []
         forbidden = forbidden_pair_names(t)
         AuditEntry.log(
             t, user, AuditAction.IMPORT,
             f"TRF import: {len(created)} players, {played} rounds"
-            + (f", {len(forbidden)} forbidden pairs." if forbidden else "."),
+            + (f", {len(forbidden)} forbidden pairs." if forbidden else ".")
+            + ("" if checked else f" {NOT_CHECKED}"),
             label="TRF file", after={
                 "players": [p.audit_label() for p in t.player_set.order_by("tpn")],
                 "rounds": played,
@@ -363,6 +365,14 @@ def _fide_mode_problems(ps: PointSystem) -> list[str]:
         problems.append(f"Point system: a PAB worth {ps.pairing_bye} with 1-½-0 scoring; FIDE mode allows 1, ½ or 0. "
                         "Leave FIDE mode first to import this file.")
     return problems
+
+
+# Re-pairing every imported round runs the engine once per round; above this many
+# player-rounds an upload would outlast the server's request timeout (9,999 players x 40
+# rounds: 69 s to import, minutes to re-pair), so the rounds are left to the command line.
+IMPORT_CHECK_LIMIT = 20_000
+NOT_CHECKED = ("The rounds were not re-paired against the rules: too large to check during an upload. "
+               "Check the file with: python -m pairing.engine --dubov -c FILE.trf")
 
 
 def _imported_rounds_checked(t: Tournament, confirmations: int) -> list[tuple[int, str, list[str]]]:

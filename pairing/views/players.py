@@ -11,7 +11,7 @@ from ..access import get_player, get_tournament_for_arbiter
 from ..forms import ForbiddenPairForm, PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
 from ..models import Conflict, ForbiddenPair, stale_form
 from ..services.forbidden_pairs import allow_pair, forbid_pair
-from ..services.interchange import ImportRefused, import_trf
+from ..services.interchange import IMPORT_CHECK_LIMIT, NOT_CHECKED, ImportRefused, import_trf
 from ..services.players import add_player, add_players, change_player, delete_player, withdraw
 from ..warning_levels import NeedsConfirmation
 from ..wording import counted
@@ -195,7 +195,10 @@ def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
         except ImportRefused as exc:
             problems = exc.problems
         else:
-            messages.success(request, f"{count} players imported, {t.rounds_published()} rounds.")
+            played = t.rounds_published()
+            messages.success(request, f"{count} players imported, {played} rounds.")
+            if count * played > IMPORT_CHECK_LIMIT:  # Level 2: say what was not done
+                messages.warning(request, NOT_CHECKED)
             return redirect("pairing:tournament", slug=t.slug)
     failed = request.method == "POST"
     return render(

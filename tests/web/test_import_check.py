@@ -68,3 +68,20 @@ def test_vcl_q56_an_import_into_fide_mode_refuses_points_fide_mode_does_not_allo
     assert response.status_code == 400
     assert "FIDE mode does not allow that. Leave FIDE mode first to import this file." in response.content.decode()
     assert not fresh.player_set.exists()
+
+
+def test_a_file_too_large_to_re_pair_during_an_upload_is_imported_with_a_notice(chief_client, chief, monkeypatch):
+    """Above IMPORT_CHECK_LIMIT player-rounds the upload does not re-pair (it would outlast
+    the request timeout); the arbiter is told and pointed to the engine's checker."""
+    import importlib
+
+    from pairing.services import interchange as module
+
+    monkeypatch.setattr(module, "IMPORT_CHECK_LIMIT", 5)
+    monkeypatch.setattr(importlib.import_module("pairing.views.players"), "IMPORT_CHECK_LIMIT", 5)
+    text = _file_with_a_hand_made_round(chief)
+    fresh, response = _import(chief_client, chief, text=text)
+    assert response.status_code == 302
+    page = chief_client.get(response.url).content.decode()
+    assert "were not re-paired against the rules" in page and "python -m pairing.engine --dubov -c" in page
+    assert fresh.rounds_published() == 2 and not IntegrityEvent.objects.filter(tournament=fresh).exists()
