@@ -363,3 +363,45 @@ def test_vcl_q218_q221_no_setting_switches_a_warning_level_off_or_lowers_it(chie
     page = chief_client.get(reverse("pairing:settings", args=[tournament.slug])).content.decode()
     assert "warning" not in page.lower()
     assert not [f.name for f in Tournament._meta.get_fields() if "warn" in f.name or "confirm" in f.name]
+
+
+def test_a_restore_point_brings_every_row_back_as_it_was(chief, tournament, players):
+    """Players (dates, withdrawals), rounds, games, seats, byes, forbidden pairs and the
+    settings come back with their own keys; timestamps written by the database aside."""
+    import datetime
+
+    from pairing.models import Bye, Player, Round, Seat
+    from pairing.services import restore
+    from pairing.services.players import withdraw
+
+    Player.objects.filter(pk=players[0].pk).update(birth_date=datetime.date(2001, 2, 3), fide_id="123")
+    ForbiddenPair.objects.create(tournament=tournament, player_a=players[1], player_b=players[8])
+    play_round(tournament)
+    play_round(tournament, results={0: GameResult.DRAW, 1: GameResult.WHITE_HALF})
+    Bye.objects.create(tournament=tournament, player=players[4], round_number=3, kind="H")
+    withdraw(players[9], 4)
+    pair_next_round(tournament)  # a draft too
+
+    def everything():
+        skip = {"created", "updated"}
+        return {
+            m.__name__: sorted(tuple(sorted((k, str(v)) for k, v in row.items() if k not in skip))
+                               for row in m.objects.filter(**{p: tournament}).values())
+            for m, p in ((Player, "tournament"), (Round, "tournament"), (Game, "round__tournament"),
+                         (Seat, "round__tournament"), (Bye, "tournament"), (ForbiddenPair, "tournament"))
+        } | {"settings": str(Tournament.objects.filter(pk=tournament.pk).values(*restore.SETTINGS).get())}
+
+    before = everything()
+    point = restore.take(tournament)
+    import json
+
+    from django.core.serializers.json import DjangoJSONEncoder
+
+    point = json.loads(json.dumps(point, cls=DjangoJSONEncoder))  # as the JSON field stores it
+    Game.objects.filter(round__tournament=tournament).update(result=GameResult.BLACK_WINS)
+    Round.objects.filter(tournament=tournament, number=3).delete()
+    ForbiddenPair.objects.all().delete()
+    Tournament.objects.filter(pk=tournament.pk).update(rounds=9, point_win=3, point_draw=1, point_pab=3)
+    assert everything() != before
+    restore.restore(tournament, point)
+    assert everything() == before
