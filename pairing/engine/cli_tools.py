@@ -125,7 +125,13 @@ def standings(t, played: int, order_text: str | None):
         rounds=played,
         points=t.points,
     )
-    return {r.id: (r.points, r.rank) for r in tb.standings(data, order)}
+    rows = tb.standings(data, order)
+    points = {r.id: r.points for r in rows}
+    # players without a rank in the file (expelled) have no place: the others close up
+    unranked = [p.id for p in t.players if p.rank is None and p.points is not None and any(q.rank for q in t.players)]
+    return {r.id: (points[r.id], r.rank) for r in tb.without(rows, unranked)} | {
+        pid: (points[pid], None) for pid in unranked
+    }
 
 
 def colour_of(text: str | None) -> Colour | None:

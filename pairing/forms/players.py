@@ -42,6 +42,7 @@ class PlayerForm(forms.ModelForm):
             "birth_date",
             "sex",
             "club",
+            "no_half_point_byes",
         ]
         widgets = {"birth_date": forms.DateInput(attrs={"type": "date"})}
         labels = {"rating_provisional": "Unrated (provisional rating)"}
@@ -117,6 +118,10 @@ class WithdrawForm(forms.Form):
     from_round = forms.IntegerField(
         required=False, min_value=1, max_value=99,
         help_text="Not paired from this round on; empty: back in the tournament.",
+    )
+    expelled = forms.BooleanField(
+        required=False, label="Expelled",
+        help_text="By the arbiters' decision: left out of the standings; the games count for the opponents.",
     )
 
 

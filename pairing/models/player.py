@@ -37,6 +37,15 @@ class Player(models.Model):
     withdrawn_from_round = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Not paired from this round on."
     )
+    expelled = models.BooleanField(
+        default=False,
+        help_text="Expelled (withdrawn by the arbiters' decision): left out of the standings; the games count for "
+        "the opponents.",
+    )
+    no_half_point_byes = models.BooleanField(
+        "not eligible for half-point byes", default=False,
+        help_text="The tournament's rules give this player no half-point bye.",
+    )
 
     objects = PlayerQuerySet.as_manager()
 
@@ -52,6 +61,9 @@ class Player(models.Model):
             models.CheckConstraint(
                 condition=Q(withdrawn_from_round__isnull=True) | Q(withdrawn_from_round__gte=1),
                 name="player_withdrawn_round_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(expelled=False) | Q(withdrawn_from_round__isnull=False), name="player_expelled_is_withdrawn"
             ),
             models.CheckConstraint(condition=Q(sex__in=["m", "f", ""]), name="player_sex_valid"),
             models.CheckConstraint(
@@ -69,7 +81,7 @@ class Player(models.Model):
 
     AUDITED_FIELDS = [
         "tpn", "title", "name", "rating", "rating_provisional", "federation", "fide_id", "birth_date", "sex", "club",
-        "withdrawn_from_round",
+        "withdrawn_from_round", "expelled", "no_half_point_byes",
     ]
 
     def audit_values(self, fields: list[str] | None = None) -> dict:

@@ -30,10 +30,11 @@ def crosstable(t: Tournament, rounds: int | None = None) -> tuple[list[str], lis
     """Standings order, one cell per complete round: ``12w1``, ``5b½``, ``3w+``,
     ``bye``, ``H``; opponents by their line number in this table."""
     table = standings_table(t, rounds)
-    line = {r.player.pk: i for i, r in enumerate(table.rows, start=1)}
+    listed = [*table.rows, *table.expelled]  # expelled players at the foot, without a rank
+    line = {r.player.pk: i for i, r in enumerate(listed, start=1)}
     zero = requested_zero_byes(t, table.rounds)
     out = []
-    for i, r in enumerate(table.rows, start=1):
+    for i, r in enumerate(listed, start=1):
         cells = tuple(
             "Z" if (r.player.pk, k) in zero else _cell(e, line)
             for k, e in enumerate(table.hist[r.player.pk], start=1)

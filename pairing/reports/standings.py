@@ -94,6 +94,8 @@ class _Table:
     players: list[Player]
     hist: dict[int, list[RoundEntry]]
     data: object  # tiebreaks.TBTournament
+    # expelled players (rank 0): out of the standings, at the foot of the crosstable
+    expelled: list[StandingRow] = ()
 
 
 def _rating_tiebreaks():
@@ -130,23 +132,24 @@ def standings_table(t: Tournament, rounds: int | None = None) -> _Table:
     except Exception:  # noqa: BLE001 - a tie-break bug must not take the page down
         order = ()
         rows = tb.standings(data, order)
+    # expelled players' games count for everyone above; they have no place themselves
+    expelled = {p.pk for p in players if p.expelled}
+    gone = [r for r in rows if r.id in expelled]
+    rows = tb.without(rows, expelled)
     # ratings are at least 1, so 0 means no game to average over
     rating_based = [o in _rating_tiebreaks() for o in order]
     places = column_places([[r.tiebreaks[i] for r in rows] for i in range(len(order))])
+
+    def row(r, rank: int) -> StandingRow:
+        return StandingRow(
+            rank, by_pk[r.id], r.points, r.tiebreaks,
+            tuple(rb and v == 0 for rb, v in zip(rating_based, r.tiebreaks, strict=True)),
+            places,
+        )
+
     return _Table(
-        [o.label for o in order],
-        [
-            StandingRow(
-                r.rank, by_pk[r.id], r.points, r.tiebreaks,
-                tuple(rb and v == 0 for rb, v in zip(rating_based, r.tiebreaks, strict=True)),
-                places,
-            )
-            for r in rows
-        ],
-        rounds,
-        players,
-        hist,
-        data,
+        [o.label for o in order], [row(r, r.rank) for r in rows], rounds, players, hist, data,
+        [row(r, 0) for r in gone],
     )
 
 

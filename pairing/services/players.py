@@ -89,17 +89,18 @@ def set_byes(
                 )
                 changes.append(f"{p.name}: {BYE_WORDS[value]}")
                 before[key], after[key] = bye.kind if bye is not None else "", value
-        full = [
-            players[pk] for pk, v in wanted.items()
-            if v == ByeKind.FULL and after.get(f"{players[pk].tpn} {players[pk].name}") == v
-        ]
+        new = {pk: v for pk, v in wanted.items() if after.get(f"{players[pk].tpn} {players[pk].name}") == v}
+        full = [players[pk] for pk, v in new.items() if v == ByeKind.FULL]
+        warnings = _half_bye_warnings(tournament, round_number, [players[pk] for pk, v in new.items() if v == ByeKind.HALF])
         if full:
             names = ", ".join(p.name for p in full)
-            require(
-                Level.CONFIRM, confirmations, f"Full-point bye in round {round_number}",
-                [f"{names}: a full-point bye scores {points_text(tournament.point_win)} without a game.",
-                 "It is a pairing-integrity event: recorded and written in the rating report's copy."],
-            )
+            warnings += [
+                f"{names}: a full-point bye scores {points_text(tournament.point_win)} without a game. "
+                "FIDE's rules discourage full-point byes.",
+                "It is a pairing-integrity event: recorded and written in the rating report's copy.",
+            ]
+        if warnings:
+            require(Level.CONFIRM, confirmations, f"Byes of round {round_number}", warnings)
         if changes:
             if round_number == first_open:
                 discard_draft(tournament, user, "Byes changed.")
@@ -113,6 +114,24 @@ def set_byes(
                 f"Full-point bye @ Round {round_number}: " + " ".join(str(p.tpn) for p in full), user, point=point,
             )
     return changes
+
+
+def _half_bye_warnings(tournament, round_number: int, players: list) -> list[str]:
+    """A second or later half-point bye of a player (VCL4THP Q174: Level 3); a player not
+    eligible for half-point byes is refused (Q175–176)."""
+    out = []
+    for p in players:
+        if p.no_half_point_byes:
+            raise ValueError(f"{p.name} is not eligible for half-point byes (see the player's page).")
+        others = sorted(
+            Bye.objects.filter(player=p, kind=ByeKind.HALF).exclude(round_number=round_number)
+            .values_list("round_number", flat=True)
+        )
+        if others:
+            rounds = ", ".join(map(str, others))
+            out.append(f"{p.name} already has a half-point bye (round{'s' if len(others) > 1 else ''} {rounds}); "
+                       f"this is number {len(others) + 1}.")
+    return out
 
 
 def set_byes_grid(
@@ -230,11 +249,14 @@ def delete_player(tournament: Tournament, player: Player, user) -> None:
         )
 
 
-def withdraw(player: Player, from_round: int | None, user=None) -> str:
-    """Not paired from ``from_round`` on (None: back in the tournament).
+def withdraw(player: Player, from_round: int | None, user=None, expelled: bool = False) -> str:
+    """Not paired from ``from_round`` on (None: back in the tournament).  ``expelled``:
+    withdrawn by the arbiters' decision, left out of the standings (VCL4THP Q197–198).
 
     Only rounds not yet paired; raises ValueError otherwise.  Returns a sentence.
     """
+    if expelled and from_round is None:
+        raise ValueError("An expelled player is withdrawn from a round: give the round.")
     t = player.tournament
     with transaction.atomic():
         t.lock()
@@ -245,13 +267,18 @@ def withdraw(player: Player, from_round: int | None, user=None) -> str:
             )
         if from_round is not None and from_round > t.rounds:
             raise ValueError(f"The tournament has {t.rounds} rounds; there is no round {from_round}.")
-        before = Player.objects.get(pk=player.pk).withdrawn_from_round
-        player.withdrawn_from_round = from_round
-        player.save(update_fields=["withdrawn_from_round"])
+        stored = Player.objects.get(pk=player.pk)
+        before = {"withdrawn_from_round": stored.withdrawn_from_round}
+        after = {"withdrawn_from_round": from_round}
+        if expelled or stored.expelled:  # said only when it is part of the change
+            before["expelled"], after["expelled"] = stored.expelled, expelled
+        player.withdrawn_from_round, player.expelled = from_round, expelled
+        player.save(update_fields=["withdrawn_from_round", "expelled"])
         discard_draft(t, user, "A withdrawal changed.")
-        text = f"{player.name} withdrawn from round {from_round}" if from_round else f"{player.name} back in the tournament"
+        verb = "expelled" if expelled else "withdrawn"
+        text = f"{player.name} {verb} from round {from_round}" if from_round else f"{player.name} back in the tournament"
         AuditEntry.log(
             t, user, AuditAction.WITHDRAW, text + ".", obj=player, label=player.audit_label(),
-            before={"withdrawn_from_round": before}, after={"withdrawn_from_round": from_round},
+            before=before, after=after,
         )
     return text + "."

@@ -38,7 +38,7 @@ as, and every column except direct encounter), :mod:`.ranking` (direct encounter
 """
 
 from .definitions import StandingRow, TBPlayer, TBTournament, TieBreak, TieBreakError, Value, parse_order
-from .ranking import compute, standings
+from .ranking import compute, standings, without
 
 __all__ = [
     "StandingRow",
@@ -50,4 +50,5 @@ __all__ = [
     "compute",
     "parse_order",
     "standings",
+    "without",
 ]

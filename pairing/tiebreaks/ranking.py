@@ -106,3 +106,20 @@ def standings(t: TBTournament, order: Sequence[TieBreak]) -> list[StandingRow]:
             rank = position
         result.append(StandingRow(rank, p.id, points, values))
     return result
+
+
+def without(rows: Sequence[StandingRow], dropped: Iterable[int]) -> list[StandingRow]:
+    """The standings with the players ``dropped`` (ids) left out -- expelled players,
+    whose games still counted for everyone's points and tie-breaks -- and the ranks
+    closed up: a shared rank is the position of the first of the tied rows."""
+    gone = set(dropped)
+    result: list[StandingRow] = []
+    for r in rows:
+        if r.id in gone:
+            continue
+        if result and result[-1].points == r.points and result[-1].tiebreaks == r.tiebreaks:
+            rank = result[-1].rank
+        else:
+            rank = len(result) + 1
+        result.append(StandingRow(rank, r.id, r.points, r.tiebreaks))
+    return result

@@ -87,7 +87,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         request,
         "pairing/player_edit.html",
         {"t": t, "player": player, "form": form, "seen": seen,
-         "withdraw_form": WithdrawForm(initial={"from_round": player.withdrawn_from_round})},
+         "withdraw_form": WithdrawForm(initial={"from_round": player.withdrawn_from_round, "expelled": player.expelled})},
         status=status,
     )
 
@@ -126,7 +126,8 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.error(request, f"Give the round number (1 to {t.rounds}) the withdrawal starts with.")
         return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
     try:
-        messages.success(request, withdraw(player, form.cleaned_data["from_round"], request.user))
+        messages.success(request, withdraw(player, form.cleaned_data["from_round"], request.user,
+                                           expelled=form.cleaned_data["expelled"]))
     except ValueError as exc:
         messages.error(request, str(exc))
         return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
