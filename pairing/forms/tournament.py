@@ -40,6 +40,7 @@ class TournamentForm(forms.ModelForm):
             "initial_colour_method",
             "initial_colour",
             "tiebreaks",
+            "chess960",
             "public",
         ]
         widgets = {

@@ -23,6 +23,9 @@ class Round(models.Model):
     status = models.CharField(max_length=10, choices=RoundStatus.choices, default=RoundStatus.DRAFT)
     explanation = models.JSONField(default=dict, blank=True)
     manual_changes = models.PositiveSmallIntegerField(default=0)
+    chess960_position = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The Chess960 starting position (0-959) drawn when the round was published."
+    )
     manual_session = models.BooleanField(
         default=False, help_text="A manual-pairing session is open on this draft (VCL4THP Q65)."
     )
@@ -38,6 +41,10 @@ class Round(models.Model):
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
             models.CheckConstraint(
+                condition=Q(chess960_position__isnull=True) | Q(chess960_position__lte=959),
+                name="round_chess960_position_0_959",
+            ),
+            models.CheckConstraint(
                 condition=Q(status__in=["draft", "published", "complete"]), name="round_status_valid"
             ),
         ]
@@ -47,6 +54,14 @@ class Round(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("pairing:round", args=[self.tournament.slug, self.number])
+
+    @property
+    def chess960_array(self) -> str:
+        """``518 RNBQKBNR``, or '' when the round has no Chess960 position."""
+        from ..chess960 import position
+
+        n = self.chess960_position
+        return "" if n is None else f"{n} {position(n)}"
 
     @property
     def is_draft(self) -> bool:

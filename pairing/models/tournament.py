@@ -60,6 +60,9 @@ class Tournament(models.Model):
     )
     tiebreaks = models.CharField("tie-break order", max_length=200, blank=True, default="BH-C1, BH, SB")
     public = models.BooleanField(default=False)
+    chess960 = models.BooleanField(
+        "Chess960", default=False, help_text="A starting position is drawn for each round when it is published."
+    )
     fide_mode = models.BooleanField(
         "FIDE mode", default=True,
         help_text="On for every new tournament; the chief arbiter can leave it (for good), never re-enter it.",
@@ -139,7 +142,7 @@ class Tournament(models.Model):
     AUDITED_SETTINGS = [
         "name", "slug", "place", "federation", "start_date", "end_date", "time_control", "rounds",
         "point_win", "point_draw", "point_loss", "point_pab", "point_half_bye",
-        "initial_colour_method", "initial_colour", "tiebreaks", "public",
+        "initial_colour_method", "initial_colour", "tiebreaks", "public", "chess960",
     ]
 
     def audit_values(self, fields: list[str] | None = None) -> dict:

@@ -4,6 +4,7 @@ checks on a draft.  The only caller of the engine's pairing function."""
 from __future__ import annotations
 
 import re
+import secrets
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -332,17 +333,23 @@ def publish(rnd: Round, user=None) -> bool:
         has_games = rnd.game_set.exists()
         # A conditional UPDATE: only one of two concurrent publishes can match the
         # draft row, on every database (SQLite ignores SELECT ... FOR UPDATE).
+        # Chess960: a uniformly random starting position, drawn as the round goes out
+        chess960 = secrets.randbelow(960) if Tournament.objects.get(pk=rnd.tournament_id).chess960 else None
         changed = Round.objects.filter(pk=rnd.pk, status=RoundStatus.DRAFT).update(
             status=RoundStatus.PUBLISHED if has_games else RoundStatus.COMPLETE,
             published_at=timezone.now(),
+            chess960_position=chess960,
         )
         if not changed:
             rnd.refresh_from_db()
             return False
         if rnd.number >= 4:
             Tournament.objects.filter(pk=rnd.tournament_id).update(ranking_frozen=True)
+        rnd.chess960_position = chess960
         AuditEntry.log(
-            rnd.tournament, user, AuditAction.PUBLISH, f"Round {rnd.number} published.", obj=rnd,
+            rnd.tournament, user, AuditAction.PUBLISH,
+            f"Round {rnd.number} published." + (f" Chess960 position {rnd.chess960_array}." if chess960 is not None else ""),
+            obj=rnd,
             label=f"Round {rnd.number}", before={"status": RoundStatus.DRAFT.value},
             after={"status": RoundStatus.PUBLISHED.value if has_games else RoundStatus.COMPLETE.value,
                    **rnd.board_list()},
