@@ -40,6 +40,7 @@ class TournamentForm(forms.ModelForm):
             "initial_colour_method",
             "initial_colour",
             "tiebreaks",
+            "tie_order",
             "chess960",
             "public",
         ]
@@ -66,13 +67,15 @@ class TournamentForm(forms.ModelForm):
     POINT_FIELDS = ("point_win", "point_draw", "point_loss", "point_pab", "point_half_bye")
     # Fixed by the rules once play starts: locked in FIDE mode after round 1 is paired
     # (VCL4THP Q57, Q75, Q85, Q200); outside FIDE mode a change asks at Level 3.
-    FIXED_FIELDS = ("rounds", *POINT_FIELDS, "tiebreaks")
+    FIXED_FIELDS = ("rounds", *POINT_FIELDS, "tiebreaks", "tie_order")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         refuse_control_characters(self)
         self.rounds_published = self.instance.rounds_published() if self.instance.pk else 0
         self.started = self.rounds_published >= 1  # a draft of round 1 can still be discarded
+        # left out of a form (an older page): the order stays as it is
+        self.fields["tie_order"].required = False
         # one message for every number out of range (clean_rounds), not Django's "≥ 0"
         self.fields["rounds"].validators = []
         self.fields["rounds"].widget.attrs.update(min=1, max=99)
@@ -85,6 +88,9 @@ class TournamentForm(forms.ModelForm):
             for name in self.FIXED_FIELDS:
                 self.fields[name].disabled = True
                 self.fields[name].help_text = "Locked: the tournament is in FIDE mode and round 1 has been published."
+
+    def clean_tie_order(self) -> str:
+        return self.cleaned_data.get("tie_order") or self.instance.tie_order or "name"
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data.get("slug") or slugify(self.cleaned_data.get("name", ""))[:60]

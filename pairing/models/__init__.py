@@ -21,6 +21,7 @@ from .choices import (
     GameResult,
     RoundStatus,
     Sex,
+    TieOrder,
     Title,
     audit_value,
     stale_form,
@@ -41,6 +42,6 @@ __all__ = [
     "AUDIT_LIST_SHOWN", "REQUESTED_BYES", "RESULT_KEYS", "SEEN_CHANGED", "SIDES", "TITLE_ORDER",
     "AuditAction", "AuditEntry", "AuditEntryQuerySet", "Bye", "ByeKind", "ByeQuerySet", "ColourChoice",
     "ColourMethod", "Conflict", "ForbiddenPair", "ForbiddenPairQuerySet", "Game", "GameQuerySet", "GameResult",
-    "Player", "PlayerQuerySet", "Round", "RoundStatus", "Seat", "Sex", "Title", "Tournament",
+    "Player", "PlayerQuerySet", "Round", "RoundStatus", "Seat", "Sex", "TieOrder", "Title", "Tournament",
     "TournamentQuerySet", "audit_value", "version_token",
 ]

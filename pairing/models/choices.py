@@ -36,6 +36,16 @@ class ColourMethod(models.TextChoices):
     CHOSEN = "chosen", "Chosen by the arbiter"
 
 
+class TieOrder(models.TextChoices):
+    """Pairing numbers of players equal on rating and title (C.04.2: announced by the
+    tournament), after which the name decides."""
+
+    NAME = "name", "Name (alphabetical)"
+    FIDE_ID = "fide-id", "FIDE id (lowest first)"
+    OLDEST = "oldest", "Oldest first (birth date)"
+    YOUNGEST = "youngest", "Youngest first (birth date)"
+
+
 class Sex(models.TextChoices):
     MALE = "m", "Male"
     FEMALE = "f", "Female"

@@ -76,8 +76,20 @@ class Player(models.Model):
         return f"{self.name} ({self.rating})"
 
     @staticmethod
-    def ranking_key(p: Player) -> tuple:
-        return (-p.rating, TITLE_ORDER.get(p.title, 99), p.name.casefold(), p.pk or 0)
+    def ranking_key(p: Player, tie_order: str = "name") -> tuple:
+        """Initial ranking: rating (descending), title, the tournament's announced order
+        for the rest (``tie_order``; players without the datum after those with it), name."""
+        if tie_order == "fide-id":
+            digits = p.fide_id.strip()
+            extra: tuple = (0, int(digits)) if digits.isdigit() else (1, 0)
+        elif tie_order in ("oldest", "youngest") and p.birth_date is not None:
+            day = p.birth_date.toordinal()
+            extra = (0, day if tie_order == "oldest" else -day)
+        elif tie_order in ("oldest", "youngest"):
+            extra = (1, 0)
+        else:
+            extra = ()
+        return (-p.rating, TITLE_ORDER.get(p.title, 99), *extra, p.name.casefold(), p.pk or 0)
 
     AUDITED_FIELDS = [
         "tpn", "title", "name", "rating", "rating_provisional", "federation", "fide_id", "birth_date", "sex", "club",

@@ -16,6 +16,7 @@ from .choices import (
     ColourMethod,
     GameResult,
     RoundStatus,
+    TieOrder,
     audit_value,
     version_token,
 )
@@ -60,6 +61,10 @@ class Tournament(models.Model):
     )
     tiebreaks = models.CharField("tie-break order", max_length=200, blank=True, default="BH-C1, BH, SB")
     public = models.BooleanField(default=False)
+    tie_order = models.CharField(
+        "order of equal ratings", max_length=8, choices=TieOrder.choices, default=TieOrder.NAME,
+        help_text="Pairing numbers of players equal on rating and title: this, then the name.",
+    )
     chess960 = models.BooleanField(
         "Chess960", default=False, help_text="A starting position is drawn for each round when it is published."
     )
@@ -102,6 +107,9 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(condition=Q(initial_colour__in=["w", "b"]), name="tournament_initial_colour_valid"),
             models.CheckConstraint(
+                condition=Q(tie_order__in=["name", "fide-id", "oldest", "youngest"]), name="tournament_tie_order_valid"
+            ),
+            models.CheckConstraint(
                 condition=Q(initial_colour_method__in=["lot", "chosen"]), name="tournament_colour_method_valid"
             ),
             models.CheckConstraint(
@@ -142,7 +150,7 @@ class Tournament(models.Model):
     AUDITED_SETTINGS = [
         "name", "slug", "place", "federation", "start_date", "end_date", "time_control", "rounds",
         "point_win", "point_draw", "point_loss", "point_pab", "point_half_bye",
-        "initial_colour_method", "initial_colour", "tiebreaks", "public", "chess960",
+        "initial_colour_method", "initial_colour", "tiebreaks", "tie_order", "public", "chess960",
     ]
 
     def audit_values(self, fields: list[str] | None = None) -> dict:

@@ -18,24 +18,29 @@ def renumber(tournament: Tournament) -> None:
 
     Before the ranking is frozen (round 4 published) every player's TPN is their
     position by rating (descending), title (GM, IM, WGM, FM, WIM, CM, WFM, WCM,
-    none), then name.  Once frozen, existing players keep their relative order and a
+    none), then the order the tournament announced (FIDE id, oldest or youngest first;
+    ``Tournament.tie_order``), then name.  Once frozen, existing players keep their relative order and a
     late entry is inserted at the first position where the rules rank them above
     the player there; everyone from that position down moves one number down.
     """
     players = list(tournament.player_set.all())
     if not players:
         return
+
+    def key(p: Player) -> tuple:
+        return Player.ranking_key(p, tournament.tie_order)
+
     if tournament.ranking_frozen:
         placed = sorted((p for p in players if p.tpn), key=lambda p: p.tpn)
-        for late in sorted((p for p in players if not p.tpn), key=Player.ranking_key):
+        for late in sorted((p for p in players if not p.tpn), key=key):
             at = next(
-                (i for i, p in enumerate(placed) if Player.ranking_key(late) < Player.ranking_key(p)),
+                (i for i, p in enumerate(placed) if key(late) < key(p)),
                 len(placed),
             )
             placed.insert(at, late)
         order = placed
     else:
-        order = sorted(players, key=Player.ranking_key)
+        order = sorted(players, key=key)
     wanted = {p.pk: i for i, p in enumerate(order, start=1)}
     changed = [p for p in players if p.tpn != wanted[p.pk]]
     if not changed:

@@ -16,6 +16,7 @@ from ..models import (
 )
 from ..warning_levels import Level, require
 from . import integrity, restore
+from .numbering import renumber
 from .rounds import discard_draft
 
 
@@ -43,7 +44,7 @@ def too_many_rounds(t: Tournament) -> str:
             "the rounds after that can only be paired by hand, breaking the rules.")
 
 
-_FIXED_WORDS = {"rounds": "rounds", "tiebreaks": "tie-breaks"}
+_FIXED_WORDS = {"rounds": "rounds", "tiebreaks": "tie-breaks", "tie_order": "order of equal ratings"}
 
 
 def _points_text(values: dict) -> str:
@@ -52,7 +53,7 @@ def _points_text(values: dict) -> str:
 
 def _fixed_change_line(number: int, before: dict, after: dict, fixed: list[str], redone: list[int]) -> str:
     """``Settings changed @ Round 2: rounds 7 => 9; points W1.0 … => W3.0 …; tie-breaks A => B``."""
-    parts = [f"{_FIXED_WORDS[f]} {before[f]} => {after[f]}" for f in ("rounds", "tiebreaks") if f in fixed]
+    parts = [f"{_FIXED_WORDS[f]} {before[f]} => {after[f]}" for f in ("rounds", "tiebreaks", "tie_order") if f in fixed]
     if any(f.startswith("point_") for f in fixed):
         parts.insert(1 if "rounds" in fixed else 0, f"points {_points_text(before)} => {_points_text(after)}")
     line = f"Settings changed @ Round {number}: " + "; ".join(parts)
@@ -102,6 +103,8 @@ def save_settings(tournament: Tournament, save: Callable[[], Tournament], user, 
         t.refresh_from_db()  # values as stored (3 is 3.0), as ``before`` was read
         after = t.audit_values(list(before))
         changed = [f for f in before if before[f] != after[f]]
+        if "tie_order" in changed:
+            renumber(t)  # the pairing numbers follow the announced order (frozen ones stay)
         if changed:
             discard_draft(t, user, "Settings changed.")
             AuditEntry.log(
