@@ -116,6 +116,14 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
     ahead: dict[tuple[str, int], list[int]] = {}
     for bye in Bye.objects.requested().filter(tournament=t, round_number__gt=played).order_by("round_number", "kind"):
         ahead.setdefault((bye.kind, bye.round_number), []).append(tpn[bye.player_id])
+    # a withdrawal: a zero-point bye in every round from it to the last (read back as the
+    # withdrawal it is; the file has no record of its own for one)
+    for p in players:
+        if p.withdrawn_from_round is not None:
+            for number in range(max(p.withdrawn_from_round, played + 1), t.rounds + 1):
+                ids = ahead.setdefault((ByeKind.ZERO.value, number), [])
+                if p.tpn not in ids:
+                    ids.append(p.tpn)
     deputies = tuple(u.get_full_name() or u.get_username() for u in t.deputies.order_by("username"))
     owner = t.owner.get_full_name() or t.owner.get_username()
     tournament = trf_module.TrfTournament(
@@ -302,15 +310,20 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             )
             Round.objects.filter(pk=rnd.pk).update(published_at=rnd.created)
         Bye.objects.bulk_create(byes, batch_size=1000)
+        withdrawn = _withdrawals(byes_ahead, played, t.rounds)
         for pid in data.absent_next:
-            if played + 1 <= t.rounds:
+            if played + 1 <= t.rounds and not (pid in withdrawn and played + 1 >= withdrawn[pid]):
                 Bye.objects.get_or_create(
                     tournament=t, player=created[pid], round_number=played + 1, defaults={"kind": ByeKind.ZERO}
                 )
         for (number, pid), kind in byes_ahead.items():
+            if pid in withdrawn and number >= withdrawn[pid]:
+                continue  # stored as the withdrawal
             Bye.objects.update_or_create(
                 tournament=t, player=created[pid], round_number=number, defaults={"kind": kind}
             )
+        for pid, number in withdrawn.items():
+            Player.objects.filter(pk=created[pid].pk).update(withdrawn_from_round=number)
         forbidden_rows = []
         for pair in forbidden_ahead:
             low, high = sorted((created[i] for i in pair), key=lambda p: p.pk)  # the lower id first
@@ -351,6 +364,24 @@ def _read_tiebreak_record(data, problems: list) -> str | None:
         problems.append((0, 0, f"Tie-break list (202): {exc}"))
         return None
     return ", ".join(tb.value for tb in order)
+
+
+def _withdrawals(byes_ahead: dict[tuple[int, int], str], played: int, total: int) -> dict[int, int]:
+    """{player id: round}: players with a zero-point bye in every round from that one to
+    the last, none of them played: withdrawn from that round (the export writes a
+    withdrawal so).  The earliest such round counts."""
+    zero: dict[int, set[int]] = {}
+    for (number, pid), kind in byes_ahead.items():
+        if kind == ByeKind.ZERO:
+            zero.setdefault(pid, set()).add(number)
+    out = {}
+    for pid, rounds in zero.items():
+        if total in rounds:
+            start = total
+            while start - 1 in rounds and start - 1 > played:
+                start -= 1
+            out[pid] = start
+    return out
 
 
 def _fide_mode_problems(ps: PointSystem) -> list[str]:

@@ -87,3 +87,27 @@ def test_an_expulsion_needs_a_round(chief_client, tournament, players):
     assert "An expelled player is withdrawn from a round" in response.content.decode()
     players[0].refresh_from_db()
     assert not players[0].expelled
+
+
+def test_a_withdrawal_survives_an_export_and_an_import(chief, tournament, players):
+    """Issue 16, found by a user: a withdrawal exported and imported back became a
+    zero-point bye for one round, and the player was paired again afterwards."""
+    from pairing.models import Tournament
+    from pairing.services.players import withdraw
+
+    play_round(tournament)
+    play_round(tournament)
+    withdraw(players[4], 3)
+    text = interchange.export_trf(tournament)
+    assert "240 Z   5" in text and "240 Z   3" in text
+    fresh = Tournament.objects.create(slug="again", name="Again", owner=chief)
+    interchange.import_trf(fresh, text)
+    back = fresh.player_set.get(name=players[4].name)
+    assert back.withdrawn_from_round == 3
+    assert not Bye.objects.filter(player=back).exists()  # stored as the withdrawal, not as byes
+    again = interchange.export_trf(fresh)
+    assert [x for x in again.splitlines() if x.startswith("240")] == [x for x in text.splitlines() if x.startswith("240")]
+    from pairing.services.rounds import pair_next_round
+
+    rnd = pair_next_round(fresh)
+    assert not rnd.game_set.filter(white=back).exists() and not rnd.game_set.filter(black=back).exists()
