@@ -71,10 +71,13 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None, 
                 "check it and enter the result again."
             )
         before = game.result
-        later = tournament.round_set.filter(number__gt=game.round.number).exclude(status=RoundStatus.DRAFT)
+        # the rounds paired on this game's result (one query, used by both cases below)
+        paired_after = (
+            tournament.round_set.filter(number__gt=game.round.number).exclude(status=RoundStatus.DRAFT).exists()
+        )
         point = None
         line = ""
-        if finishing and later.exists():
+        if finishing and paired_after:
             if result != GameResult.DRAW:
                 require(
                     Level.CONFIRM, confirmations, f"Result of the adjourned game, round {game.round.number} board {game.board}",
@@ -85,7 +88,7 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None, 
                 point = restore.take(tournament)
                 line = (f"Adjourned game finished @ Round {game.round.number}: board {game.board} "
                         f"{game.white.tpn}-{game.black.tpn} {result} (paired as a draw)")
-        elif before and later.exists():
+        elif before and paired_after:
             require(
                 Level.CONFIRM, confirmations, f"Correct round {game.round.number} board {game.board}",
                 [f"{game.white.name} – {game.black.name}: {GameResult(before).label} becomes {GameResult(result).label}.",
