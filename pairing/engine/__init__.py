@@ -4,11 +4,14 @@ Pure Python; imports nothing from Django.  Public API::
 
     pair_round(snapshot) -> Pairing        # one round, boards in board order
     player_states(snapshot) -> {id: PlayerState}   # ARO, preferences, upfloats...
+    baku_acceleration(...) -> (Acceleration, ...)  # C.04.5.1 virtual points
 
 Everything else in this package is private.
 """
 
+from .acceleration import baku_acceleration, group_a_size
 from .model import (
+    Acceleration,
     Board,
     BracketTrace,
     ByeDecision,
@@ -26,6 +29,7 @@ from .model import (
     Result,
     RoundEntry,
     Snapshot,
+    virtual_points,
 )
 from .pairer import pair_round
 from .state import (
@@ -39,6 +43,7 @@ from .state import (
 )
 
 __all__ = [
+    "Acceleration",
     "Board",
     "BracketTrace",
     "ByeDecision",
@@ -58,10 +63,13 @@ __all__ = [
     "RoundEntry",
     "Snapshot",
     "aro",
+    "baku_acceleration",
     "colour_difference",
     "colour_preference",
+    "group_a_size",
     "max_t",
     "pab_eligible",
     "pair_round",
     "player_states",
+    "virtual_points",
 ]

@@ -85,10 +85,10 @@ def _warn_unsupported(t: TrfTournament, path: str) -> None:
     for line in t.extra_lines:
         code = line[:3].upper()
         value = line[3:].strip().lower()
-        if (code == "ACC" and value not in ("", "false", "0", "no")) or code == "250":
+        if code == "ACC" and value not in ("", "false", "0", "no"):
             print(
-                f"{path}: warning: {line.strip()!r} asks for accelerated pairings; the Dubov system "
-                "(C.04.4.1) defines none and this engine pairs without acceleration",
+                f"{path}: warning: {line.strip()!r} asks for acceleration in a form this engine does "
+                "not read; write the virtual points as TRF-2026 250 records (C.04.5.1 Baku acceleration)",
                 file=sys.stderr,
             )
 
@@ -446,6 +446,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--ratings", type=_ratings, help="one rating per player, comma-separated (sets --players)")
     g.add_argument("--initial-colour", choices=["white", "black"], help="default: drawn from the seed")
     g.add_argument("--forbidden-pairs", type=int)
+    g.add_argument(
+        "--acceleration", choices=["none", "baku"],
+        help="Baku acceleration (C.04.5.1), written as 250 records (default: drawn, 'baku' one run in four)",
+    )
     g.add_argument("--tiebreaks", help="the tie-break list (202) that ranks the file, e.g. 'BH/C1, BH, SB'")
     g.add_argument(
         "--fixed", action="store_true",

@@ -34,6 +34,7 @@ RANDOM_RANGES: dict[str, tuple[object, tuple]] = {
     "rating_max": (2700, (2000, 2800)),  # and at least rating_min + 200
     "forbidden_pairs": (0, (0, 2)),
 }
+# --acceleration: fixed "none"; drawn "baku" in one run out of four
 TIEBREAK_LISTS = ("BH/C1, BH, SB", "BH/C1, BH/M1, SB, DE", "ARO/C1, BH/C1, SB", "DE, WIN, BH/C1, SB", "SB, BH, PS")
 FIXED_TIEBREAKS = "BH/C1, BH, SB"
 
@@ -104,6 +105,9 @@ def resolve(args) -> Resolved:
     values["initial_colour"] = args.initial_colour or (None if args.fixed else rng.choice(["white", "black"]))
     values["ratings"] = ratings
     tiebreaks = args.tiebreaks or (FIXED_TIEBREAKS if args.fixed else rng.choice(TIEBREAK_LISTS))
+    # drawn last, so that the values above stay what earlier versions drew for a seed
+    given = getattr(args, "acceleration", None)
+    values["acceleration"] = given or ("none" if args.fixed else rng.choice(["none", "none", "none", "baku"]))
     return Resolved(seed, values, tiebreaks, drawn_seed)
 
 
@@ -158,6 +162,7 @@ def generated_text(args) -> tuple[str, int, bool]:
         forbidden_pairs=v["forbidden_pairs"],
         ratings=v["ratings"],
         results="elo" if args.fixed else "fide",
+        baku=v["acceleration"] == "baku",
     )
     generated = generate_fast(config, args.played) if args.fast else generate(config, rounds_to_play=args.played)
     kind = "fast plausible history" if args.fast else "every round paired by the Dubov engine"

@@ -27,6 +27,10 @@ Choices (documented here because other code relies on them):
 * Results: a board is forfeited with probability ``forfeit_rate`` (one in ten
   of those is a double forfeit, ``-``/``-``); otherwise it is a draw with
   probability ``draw_rate`` and else decided by the Elo expectation of White.
+* Baku acceleration (``baku``): GA is ids 1..2*ceil(M/4) of the M players present
+  from round 1 (late entries come after them, so never in GA); the virtual points go
+  into every snapshot and, by :func:`~pairing.engine.trf.from_generated`, into ``250``
+  records.
 * When the pairer raises :class:`NoLegalPairing` the simulated arbiter
   (1.8.3) excuses one of the players named in the error (else a random one)
   with a ``Z`` for that round and pairs again.
@@ -45,7 +49,9 @@ from decimal import Decimal
 
 from pairing.tiebreak_data import expected_hundredths  # FIDE's rating table: pure data
 
+from .acceleration import baku_acceleration, group_a_size
 from .model import (
+    Acceleration,
     Colour,
     NoLegalPairing,
     Player,
@@ -74,6 +80,7 @@ class GeneratorConfig:
     forbidden_pairs: int = 0
     ratings: tuple[int, ...] | None = None  # one per player, instead of drawing them
     results: str = "elo"  # "elo": logistic expectation; "fide": FIDE's rating table (B.02 8.1.2)
+    baku: bool = False  # Baku acceleration (C.04.5.1): GA = the first 2*ceil(M/4) of the M round-1 players
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,7 @@ class GeneratedTournament:
     forbidden: frozenset[frozenset[int]]
     absences: tuple[frozenset[int], ...]  # per round: ids not paired in that round
     rounds_played: int = field(default=0)
+    acceleration: tuple[Acceleration, ...] = ()
 
     def snapshot(self, round_number: int) -> Snapshot:
         """The tournament before ``round_number`` is paired (histories truncated)."""
@@ -107,6 +115,7 @@ class GeneratedTournament:
             points=self.points,
             absent=self.absences[round_number - 1],
             forbidden=self.forbidden,
+            acceleration=self.acceleration,
         )
 
 
@@ -130,6 +139,7 @@ class _Sim:
     withdrawn: set[int] = field(default_factory=set)
     absences: list[frozenset[int]] = field(default_factory=list)
     requested: dict[int, Result] = field(default_factory=dict)  # this round's requested byes
+    acceleration: tuple[Acceleration, ...] = ()
 
     @property
     def ids(self) -> list[int]:
@@ -229,6 +239,7 @@ class _Sim:
             points=PointSystem(),
             absent=absent,
             forbidden=self.forbidden,
+            acceleration=self.acceleration,
         )
 
     def result(self, rounds_played: int) -> GeneratedTournament:
@@ -240,6 +251,7 @@ class _Sim:
             forbidden=self.forbidden,
             absences=tuple(self.absences),
             rounds_played=rounds_played,
+            acceleration=self.acceleration,
         )
 
 
@@ -286,6 +298,9 @@ def _setup(config: GeneratorConfig) -> _Sim:
         initial_colour=colour,
         forbidden=frozenset(forbidden),
         histories={pid: [] for pid in ratings},
+        acceleration=baku_acceleration(config.rounds, frozenset(range(1, min(group_a_size(start), start) + 1)))
+        if config.baku
+        else (),
     )
 
 

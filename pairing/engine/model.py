@@ -148,13 +148,36 @@ class Player:
 
 
 @dataclass(frozen=True)
+class Acceleration:
+    """Virtual points (TRF-2026 record ``250``; C.04.5.1 Baku acceleration): ``points``
+    added to the pairing score of each of ``players`` (ids) in every round from
+    ``first_round`` to ``last_round``.  They define the scoregroups, the order inside
+    them, the PAB candidate's "lowest score", upfloats and board order of those rounds;
+    they never count in the standings, and colours and ARO ignore them."""
+
+    points: Decimal
+    first_round: int
+    last_round: int
+    players: frozenset[int]
+
+    def covers(self, player: int, round_number: int) -> bool:
+        return self.first_round <= round_number <= self.last_round and player in self.players
+
+
+def virtual_points(acceleration: tuple[Acceleration, ...], player: int, round_number: int) -> Decimal:
+    """The virtual points ``player`` carries into the pairing of ``round_number``."""
+    return sum((a.points for a in acceleration if a.covers(player, round_number)), Decimal(0))
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """A tournament as it stands before ``round_number`` is paired.
 
     ``absent``: ids not to be paired this round (requested byes, withdrawals).
     Withdrawn players stay in ``players``: their ratings count in their opponents'
     AROs.  ``forbidden``: arbiter-defined pairs (each a frozenset of two ids) that
-    may not meet.
+    may not meet.  ``acceleration``: virtual points of the accelerated rounds, this
+    round's and the earlier ones' (the earlier ones decide who upfloated then).
     """
 
     players: tuple[Player, ...]
@@ -164,6 +187,7 @@ class Snapshot:
     points: PointSystem = field(default_factory=PointSystem)
     absent: frozenset[int] = frozenset()
     forbidden: frozenset[frozenset[int]] = frozenset()
+    acceleration: tuple[Acceleration, ...] = ()
 
 
 class PreferenceStrength(enum.IntEnum):

@@ -20,6 +20,7 @@ from .model import (
     Result,
     RoundEntry,
     Snapshot,
+    virtual_points,
 )
 
 
@@ -79,7 +80,7 @@ class PlayerState:
     id: int
     tpn: int
     rating: int
-    score: Decimal
+    score: Decimal  # the pairing score: points plus virtual points (C.04.5.1)
     aro: int
     games_played: int
     colour_difference: int
@@ -89,23 +90,32 @@ class PlayerState:
     upfloats: int  # D7, earlier rounds
     upfloated_previous: bool  # D7, round - 1
     max_upfloater: bool  # D6: upfloats >= MaxT
+    points: Decimal = Decimal(0)  # real points, as in the standings
+    virtual_points: Decimal = Decimal(0)  # acceleration carried into this round
 
 
 def player_states(snapshot: Snapshot) -> dict[int, PlayerState]:
-    """Figures for every player in the snapshot (absent and withdrawn ones too)."""
+    """Figures for every player in the snapshot (absent and withdrawn ones too).
+
+    With acceleration, ``score`` is the pairing score (points plus this round's
+    virtual points), and an earlier round's upfloat compares the two players'
+    pairing scores of that round: the scoregroups they were paired in."""
     validate(snapshot)
     pts = snapshot.points
     rounds = snapshot.round_number - 1
     ratings = {p.id: p.rating for p in snapshot.players}
-    # running[i][k] = score of player i before round k+1
+    accel = snapshot.acceleration
+    # running[i][k] = pairing score of player i before round k+1
     running: dict[int, list[Decimal]] = {}
+    real: dict[int, Decimal] = {}
     for p in snapshot.players:
         acc = Decimal(0)
-        seq = [acc]
-        for e in p.history:
+        seq = [acc + virtual_points(accel, p.id, 1)] if accel else [acc]
+        for k, e in enumerate(p.history, start=2):
             acc += pts.points(e.result)
-            seq.append(acc)
+            seq.append(acc + virtual_points(accel, p.id, k) if accel else acc)
         running[p.id] = seq
+        real[p.id] = acc
     limit = max_t(snapshot.total_rounds)
     states: dict[int, PlayerState] = {}
     for p in snapshot.players:
@@ -132,6 +142,8 @@ def player_states(snapshot: Snapshot) -> dict[int, PlayerState]:
             upfloats=ups,
             upfloated_previous=prev,
             max_upfloater=ups >= limit,
+            points=real[p.id],
+            virtual_points=virtual_points(accel, p.id, snapshot.round_number),
         )
     return states
 
@@ -203,6 +215,16 @@ def validate(snapshot: Snapshot) -> None:
     for pid in s.absent:
         if pid not in ids:
             raise InvalidSnapshot(f"absent player {pid} is not in the tournament")
+    for a in s.acceleration:
+        if a.points <= 0:
+            raise InvalidSnapshot(f"acceleration of {a.points} virtual points: must be positive")
+        if not 1 <= a.first_round <= a.last_round:
+            raise InvalidSnapshot(
+                f"acceleration over rounds {a.first_round}-{a.last_round}: not a range of rounds"
+            )
+        unknown = sorted(x for x in a.players if x not in ids)
+        if unknown:
+            raise InvalidSnapshot(f"acceleration names unknown players {unknown}")
     for pair in s.forbidden:
         if len(pair) != 2 or not all(x in ids for x in pair):
             raise InvalidSnapshot(f"forbidden pair {sorted(pair)} names an unknown player")

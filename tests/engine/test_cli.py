@@ -262,11 +262,13 @@ def test_checker_reports_an_altered_board_and_exits_non_zero(tmp_path: Path, cap
 
 @needs_fixtures
 def test_acceleration_request_is_warned_about(capsys) -> None:
-    """baku_test.trf says ``ACC true``; the Dubov rules define no acceleration, so the
-    engine pairs without it and says so on standard error."""
+    """baku_test.trf says ``ACC true`` (another engine's own line, which does not say who
+    is in GA or for which rounds); the engine reads acceleration from TRF-2026 ``250``
+    records only, so it pairs without and says so on standard error."""
     code, _, err = run(capsys, "--dubov", str(FIXTURES / "engine-a" / "baku_test.trf"), "-p", "--round", "2")
     assert code == 0
-    assert "warning: 'ACC true' asks for accelerated pairings" in err
+    assert "warning: 'ACC true' asks for acceleration in a form this engine does not read" in err
+    assert "250 records" in err
 
 
 def test_generated_unfinished_tournament_can_be_paired_next(tmp_path: Path, capsys) -> None:

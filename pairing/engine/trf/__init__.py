@@ -31,6 +31,9 @@ Extension lines (other engines' conventions, and the TRF-2026 records):
 - ``XXZ id ...``, ``BYE id ...``: players not to be paired in the next round.
 - ``XXP a b``, ``FOR a b ...``: forbidden pairs (every pair among the ids), all rounds.
 - ``XXS KEY=value ...``: point system, keys below; ``162``: TRF-2026 point system.
+- ``250 MMMM GGGG RRF RRL PPPF PPPL`` (TRF-2026 accelerated rounds: GGGG virtual
+  points for players PPPF..PPPL in rounds RRF..RRL): validated, kept verbatim, and
+  given to the engine by :meth:`TrfTournament.snapshot` as ``Snapshot.acceleration``.
 - ``240 T RRR id ...`` (TRF-2026 F/H/Z byes of round RRR) and ``260 R1 R2 id id ...``
   (TRF-2026 prohibited pairings for rounds R1..R2): validated, kept verbatim in
   ``extra_lines`` and applied by :meth:`TrfTournament.snapshot` to the round they name.
@@ -61,9 +64,17 @@ from __future__ import annotations
 
 from .data import ROUND_START, ROUND_WIDTH, TrfError, TrfPlayer, TrfProblem, TrfTournament
 from .reader import parse_trf
-from .writer import bye_record, dump_trf, from_generated, one_line, tournament_from_snapshot
+from .writer import (
+    acceleration_records,
+    bye_record,
+    dump_trf,
+    from_generated,
+    one_line,
+    tournament_from_snapshot,
+)
 
 __all__ = [
+    "acceleration_records",
     "ROUND_START",
     "ROUND_WIDTH",
     "TrfError",

@@ -7,6 +7,7 @@ from decimal import Decimal
 from itertools import combinations
 
 from ..model import (
+    Acceleration,
     Colour,
     EngineError,
     InvalidSnapshot,
@@ -111,6 +112,19 @@ class TrfTournament:
 
         return [rec for line in self.extra_lines if line[:3] == "260" and (rec := _parse_260(line, 0))]
 
+    def acceleration(self) -> tuple[Acceleration, ...]:
+        """TRF-2026 ``250`` records as virtual points of the file's players (a record's
+        id range covers the starting ranks present in it), in file order."""
+        from .fields import _parse_250
+
+        ids = [p.id for p in self.players]
+        out = []
+        for line in self.extra_lines:
+            if line[:3] == "250" and (rec := _parse_250(line, 0)):
+                points, r1, r2, p1, p2 = rec
+                out.append(Acceleration(points, r1, r2, frozenset(i for i in ids if p1 <= i <= p2)))
+        return tuple(out)
+
     def effective_initial_colour(self) -> Colour:
         """``initial_colour`` if the file gives it; otherwise, as TRF-2026 (tag 152)
         says, the colour of the highest ranked player paired in round 1; White when
@@ -201,5 +215,6 @@ class TrfTournament:
             points=self.points,
             absent=frozenset(absent),
             forbidden=frozenset(forbidden),
+            acceleration=self.acceleration(),
         )
 

@@ -181,6 +181,44 @@ def _parse_260(line: str, line_no: int, rd: _Reader | None = None) -> tuple[int,
     return int(r1), int(r2), ids
 
 
+def _parse_250(
+    line: str, line_no: int, rd: _Reader | None = None
+) -> tuple[Decimal, int, int, int, int] | None:
+    """TRF-2026 ``250 MMMM GGGG RRF RRL PPPF PPPL`` (accelerated rounds): (virtual
+    game points, first round, last round, first player id, last player id), or None.
+    Match points (columns 5-8) are for team events: blank or zero here."""
+    good = True
+
+    def err(col: int, msg: str) -> None:
+        nonlocal good
+        good = False
+        if rd is not None:
+            rd.err(line_no, col, msg)
+
+    match_points = _field(line, 5, 8).strip()
+    if match_points and _parse_decimal(match_points) != 0:
+        err(5, f"expected blank match points (columns 5-8) in an individual tournament, found {match_points!r}")
+    points = _parse_decimal(_field(line, 10, 13))
+    if points is None or points <= 0:
+        err(10, f"expected the virtual points in columns 10-13 (e.g. ' 1.0'), found {_field(line, 10, 13)!r}")
+    values = []
+    for first, last, what in ((15, 17, "first round"), (19, 21, "last round"),
+                              (23, 26, "first player id"), (28, 31, "last player id")):
+        text = _field(line, first, last).strip()
+        if not is_digits(text) or int(text) < 1:
+            err(first, f"expected the {what} in columns {first}-{last}, found {text!r}")
+            values.append(0)
+        else:
+            values.append(int(text))
+    if good and values[0] > values[1]:
+        err(15, f"the first round {values[0]} comes after the last round {values[1]}")
+    if good and values[2] > values[3]:
+        err(23, f"the first player id {values[2]} comes after the last player id {values[3]}")
+    if not good or points is None:
+        return None
+    return points, values[0], values[1], values[2], values[3]
+
+
 def _parse_decimal(text: str) -> Decimal | None:
     text = text.strip()
     if not _POINTS_RE.match(text):

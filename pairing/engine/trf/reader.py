@@ -15,6 +15,7 @@ from .fields import (
     _EntryPos,
     _parse_162,
     _parse_240,
+    _parse_250,
     _parse_260,
     _parse_int_tokens,
     _parse_player,
@@ -129,6 +130,9 @@ def parse_trf(text: str) -> TrfTournament:
             _parse_162(line, line_no, rd, point_values)
         elif code == "240":
             _parse_240(line, line_no, rd)
+            extra.append(line)
+        elif code == "250":
+            _parse_250(line, line_no, rd)
             extra.append(line)
         elif code == "260":
             _parse_260(line, line_no, rd)

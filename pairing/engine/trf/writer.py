@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 
 from ..model import (
+    Acceleration,
     Colour,
     InvalidSnapshot,
     Player,
@@ -78,6 +79,25 @@ def bye_record(kind: str, round_number: int, ids: Iterable[int]) -> str:
     if kind not in ("F", "H", "Z"):
         raise ValueError(f"bye type must be F, H or Z, not {kind!r}")
     return f"240 {kind} {round_number:3d} " + " ".join(f"{i:4d}" for i in sorted(ids))
+
+
+def acceleration_records(acceleration: Iterable[Acceleration]) -> list[str]:
+    """TRF-2026 ``250`` records for virtual points (ids are starting ranks): one record
+    per run of consecutive ids, since a record names a range (read back by
+    :meth:`TrfTournament.acceleration`)."""
+    lines = []
+    for a in acceleration:
+        ids = sorted(a.players)
+        runs: list[list[int]] = []
+        for i in ids:
+            if runs and i == runs[-1][1] + 1:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i])
+        points = f"{a.points:4.1f}"
+        for first, last in runs:
+            lines.append(f"250      {points} {a.first_round:3d} {a.last_round:3d} {first:4d} {last:4d}")
+    return lines
 
 
 def dump_trf(t: TrfTournament) -> str:
@@ -214,6 +234,7 @@ def from_generated(generated, *, name: str = "") -> TrfTournament:
         players=players,
         forbidden=frozenset(generated.forbidden),
         absent_next=_next_absences(generated),
+        extra_lines=tuple(acceleration_records(getattr(generated, "acceleration", ()))),
     )
 
 
