@@ -41,6 +41,7 @@ class TournamentForm(forms.ModelForm):
             "initial_colour",
             "tiebreaks",
             "tie_order",
+            "acceleration",
             "chess960",
             "public",
         ]
@@ -49,6 +50,7 @@ class TournamentForm(forms.ModelForm):
             "end_date": forms.DateInput(attrs={"type": "date"}),
             "initial_colour_method": forms.RadioSelect,
             "initial_colour": forms.RadioSelect,
+            "acceleration": forms.RadioSelect,
         }
         labels = {
             "initial_colour_method": "Initial colour",
@@ -79,15 +81,22 @@ class TournamentForm(forms.ModelForm):
         # one message for every number out of range (clean_rounds), not Django's "≥ 0"
         self.fields["rounds"].validators = []
         self.fields["rounds"].widget.attrs.update(min=1, max=99)
+        self.fields["acceleration"].required = False  # left out of an older page: stays as it is
         if self.rounds_published:
             # Round 1 is paired: the initial colour is history now.
             self.fields["initial_colour_method"].disabled = True
             self.fields["initial_colour"].disabled = True
+            # VCL4THP Q109-110: acceleration is neither removed nor changed after round 1
+            self.fields["acceleration"].disabled = True
+            self.fields["acceleration"].help_text = "Locked: round 1 has been published."
         if self.started and self.instance.fide_mode:
             # a disabled field keeps the stored value whatever a POST says
             for name in self.FIXED_FIELDS:
                 self.fields[name].disabled = True
                 self.fields[name].help_text = "Locked: the tournament is in FIDE mode and round 1 has been published."
+
+    def clean_acceleration(self) -> str:
+        return self.cleaned_data.get("acceleration") or self.instance.acceleration or "none"
 
     def clean_tie_order(self) -> str:
         return self.cleaned_data.get("tie_order") or self.instance.tie_order or "name"
@@ -139,6 +148,11 @@ class TournamentForm(forms.ModelForm):
             for name, value in (("point_pab", pab), ("point_half_bye", half)):
                 if value is not None and not Decimal(0) <= value <= win:
                     self.add_error(name, "Between 0 and the points for a win.")
+        if data.get("acceleration") == "baku" and None not in (win, draw, loss) and (win, draw, loss) != self.STANDARD:
+            self.add_error(
+                "acceleration",
+                "Baku acceleration applies only with the standard scoring: win 1, draw ½, loss 0 (C.04.5.1).",
+            )
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", "The tournament cannot end before it starts.")

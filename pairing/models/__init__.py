@@ -14,26 +14,34 @@ from .choices import (
     SEEN_CHANGED,
     SIDES,
     TITLE_ORDER,
+    AccelerationMethod,
     ByeKind,
     ColourChoice,
     ColourMethod,
     Conflict,
     GameResult,
+    RateOfPlay,
+    RatingMethod,
     RoundStatus,
     Sex,
     TieOrder,
     Title,
     audit_value,
     stale_form,
+    tournament_rating,
     version_token,
 )
 from .integrity import IntegrityEvent, IntegrityKind
 from .player import Player, PlayerQuerySet
+from .ratings import ListKind, RatingEntry, RatingList, RatingListQuerySet
 from .rounds import Bye, ByeQuerySet, ForbiddenPair, ForbiddenPairQuerySet, Game, GameQuerySet, Round, Seat
 from .team import DeputyInvitation
 from .tournament import Tournament, TournamentQuerySet
 
 __all__ = [
+    "RateOfPlay", "RatingMethod", "tournament_rating",
+    "ListKind", "RatingEntry", "RatingList", "RatingListQuerySet",
+    "AccelerationMethod",
     "BYE_WORDS",
     "COMMON_RESULTS",
     "stale_form",

@@ -36,6 +36,51 @@ class ColourMethod(models.TextChoices):
     CHOSEN = "chosen", "Chosen by the arbiter"
 
 
+class AccelerationMethod(models.TextChoices):
+    """Acceleration of the first rounds (C.04.5); chosen before round 1, locked after."""
+
+    NONE = "none", "None"
+    BAKU = "baku", "Baku acceleration (C.04.5.1)"
+
+
+class RateOfPlay(models.TextChoices):
+    STANDARD = "standard", "Standard"
+    RAPID = "rapid", "Rapid"
+    BLITZ = "blitz", "Blitz"
+
+
+class RatingMethod(models.TextChoices):
+    """TRF-2026 tag 172: how the tournament rating (pairing numbers, rating tie-breaks)
+    comes from the FIDE and the national rating."""
+
+    FIDON = "FIDON", "FIDON: FIDE rating if defined, otherwise national rating"
+    FIDE = "FIDE", "FIDE: FIDE rating only"
+    NRO = "NRO", "NRO: national rating only"
+    NIDOF = "NIDOF", "NIDOF: national rating if defined, otherwise FIDE rating"
+    HBFN = "HBFN", "HBFN: the higher of FIDE and national rating"
+    LBFN = "LBFN", "LBFN: the lower of FIDE and national rating"
+    OTHER = "OTHER", "OTHER: the rating the arbiter types"
+
+
+def tournament_rating(method: str, fide: int | None, national: int | None) -> int | None:
+    """The tournament rating by ``method`` (None: not defined by it, the arbiter's
+    typed rating stands)."""
+    both = [r for r in (fide, national) if r]
+    if method == RatingMethod.FIDE:
+        return fide or None
+    if method == RatingMethod.NRO:
+        return national or None
+    if method == RatingMethod.FIDON:
+        return fide or national or None
+    if method == RatingMethod.NIDOF:
+        return national or fide or None
+    if method == RatingMethod.HBFN:
+        return max(both) if both else None
+    if method == RatingMethod.LBFN:
+        return min(both) if both else None
+    return None
+
+
 class TieOrder(models.TextChoices):
     """Pairing numbers of players equal on rating and title (C.04.2: announced by the
     tournament), after which the name decides."""

@@ -29,6 +29,16 @@ class Player(models.Model):
     rating_provisional = models.BooleanField(
         default=False, help_text="Unrated: the arbiter's provisional rating (Dubov 1.1 needs one for everyone)."
     )
+    fide_rating = models.PositiveSmallIntegerField(
+        "FIDE rating", null=True, blank=True, help_text="The official FIDE rating for the tournament's rate of play."
+    )
+    national_rating = models.PositiveSmallIntegerField("national rating", null=True, blank=True)
+    rating_source = models.CharField(
+        max_length=80, blank=True,
+        help_text="The list the rating came from (e.g. 'FIDE standard, Nov 2026'); empty: typed by hand.",
+    )
+    national_id = models.CharField("national id", max_length=20, blank=True)
+    birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
     federation = models.CharField(max_length=3, blank=True)
     fide_id = models.CharField("FIDE id", max_length=11, blank=True)
     birth_date = models.DateField(null=True, blank=True)
@@ -70,6 +80,11 @@ class Player(models.Model):
                 condition=Q(title__in=list(TITLE_ORDER)), name="player_title_valid"
             ),
             models.CheckConstraint(condition=~Q(name=""), name="player_name_not_empty"),
+            models.CheckConstraint(
+                condition=(Q(fide_rating__isnull=True) | Q(fide_rating__gte=1, fide_rating__lte=3500))
+                & (Q(national_rating__isnull=True) | Q(national_rating__gte=1, national_rating__lte=3500)),
+                name="player_official_ratings_1_3500",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -92,7 +107,8 @@ class Player(models.Model):
         return (-p.rating, TITLE_ORDER.get(p.title, 99), *extra, p.name.casefold(), p.pk or 0)
 
     AUDITED_FIELDS = [
-        "tpn", "title", "name", "rating", "rating_provisional", "federation", "fide_id", "birth_date", "sex", "club",
+        "tpn", "title", "name", "rating", "rating_provisional", "fide_rating", "national_rating", "rating_source",
+        "national_id", "birth_year", "federation", "fide_id", "birth_date", "sex", "club",
         "withdrawn_from_round", "expelled", "no_half_point_byes",
     ]
 

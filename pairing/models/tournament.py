@@ -12,9 +12,12 @@ from django.db.models import F, Q
 from django.urls import reverse
 
 from .choices import (
+    AccelerationMethod,
     ColourChoice,
     ColourMethod,
     GameResult,
+    RateOfPlay,
+    RatingMethod,
     RoundStatus,
     TieOrder,
     audit_value,
@@ -68,6 +71,32 @@ class Tournament(models.Model):
     chess960 = models.BooleanField(
         "Chess960", default=False, help_text="A starting position is drawn for each round when it is published."
     )
+    acceleration = models.CharField(
+        "acceleration", max_length=4, choices=AccelerationMethod.choices, default=AccelerationMethod.NONE,
+        help_text="Baku acceleration: the top half (rounded up to even) starts with virtual points "
+        "for the pairings of the first half of the rounds. Only with 1-½-0 scoring; locked after round 1.",
+    )
+    acceleration_last_ga = models.ForeignKey(
+        "pairing.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="Baku: the last player of group A, fixed when round 1 is published (C.04.5.1).",
+    )
+    rate_of_play = models.CharField(
+        "rate of play", max_length=8, choices=RateOfPlay.choices, default=RateOfPlay.STANDARD,
+        help_text="Decides which FIDE rating is the official one and the default order of the rating lists.",
+    )
+    rating_method = models.CharField(
+        "tournament rating", max_length=5, choices=RatingMethod.choices, default=RatingMethod.FIDON,
+        help_text="How each player's tournament rating (pairing numbers, rating tie-breaks) comes from the FIDE "
+        "and the national rating (TRF-2026 tag 172).",
+    )
+    rating_lists = models.CharField(
+        "rating lists, in order", max_length=300, blank=True,
+        help_text="Where ratings are looked up, first list first; empty: the default for the rate of play.",
+    )
+    consistency_checks = models.BooleanField(
+        "rating consistency checks", default=True,
+        help_text="Compare the registered players with the rating lists after each list update and on request.",
+    )
     fide_mode = models.BooleanField(
         "FIDE mode", default=True,
         help_text="On for every new tournament; the chief arbiter can leave it (for good), never re-enter it.",
@@ -113,6 +142,19 @@ class Tournament(models.Model):
                 condition=Q(initial_colour_method__in=["lot", "chosen"]), name="tournament_colour_method_valid"
             ),
             models.CheckConstraint(
+                condition=Q(rate_of_play__in=["standard", "rapid", "blitz"]), name="tournament_rate_of_play_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(rating_method__in=["FIDE", "NRO", "FIDON", "NIDOF", "HBFN", "LBFN", "OTHER"]),
+                name="tournament_rating_method_valid",
+            ),
+            # C.04.5.1: Baku acceleration only with the standard scoring (win 1, draw ½)
+            models.CheckConstraint(
+                condition=Q(acceleration="none")
+                | Q(acceleration="baku", point_win=Decimal("1"), point_draw=Decimal("0.5"), point_loss=Decimal("0")),
+                name="tournament_acceleration_standard_scoring",
+            ),
+            models.CheckConstraint(
                 condition=Q(fide_mode=True, fide_mode_left_round__isnull=True)
                 | Q(fide_mode=False, fide_mode_left_round__isnull=False),
                 name="tournament_fide_mode_left_round_iff_left",
@@ -151,6 +193,7 @@ class Tournament(models.Model):
         "name", "slug", "place", "federation", "start_date", "end_date", "time_control", "rounds",
         "point_win", "point_draw", "point_loss", "point_pab", "point_half_bye",
         "initial_colour_method", "initial_colour", "tiebreaks", "tie_order", "public", "chess960",
+        "acceleration", "rate_of_play", "rating_method", "rating_lists", "consistency_checks",
     ]
 
     def audit_values(self, fields: list[str] | None = None) -> dict:

@@ -13,6 +13,7 @@ from ..engine import Colour, PointSystem, Result, RoundEntry
 from ..engine import trf as trf_module
 from ..models import (
     SIDES,
+    AccelerationMethod,
     AuditAction,
     AuditEntry,
     Bye,
@@ -31,7 +32,7 @@ from ..models import (
 )
 from ..reports.standings import standings
 from ..warning_levels import Level, require
-from . import integrity, restore
+from . import acceleration, integrity, restore
 from .forbidden_pairs import forbidden_pair_names
 from .numbering import renumber
 from .snapshot import absent_ids, histories, point_system
@@ -142,6 +143,7 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
         absent_next=absent,
         extra_lines=((f"202 {_tiebreak_record(t.tiebreaks)}",) if t.tiebreaks.strip() else ())
         + tuple(trf_module.bye_record(kind, number, ids) for (kind, number), ids in ahead.items())
+        + tuple(acceleration.trf_records(t, tpn))
         + (integrity_lines(t) if integrity else ()),
         forbidden=frozenset(
             frozenset(tpn[pk] for pk in pair) for pair in ForbiddenPair.objects.filter(tournament=t).engine_pairs()
@@ -239,6 +241,11 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         problems.extend((0, 0, message) for message in _fide_mode_problems(data.points))
     byes_ahead, forbidden_ahead = _scheduled_trf_records(data, played, total, problems)
     tiebreak_list = _read_tiebreak_record(data, problems)
+    last_ga = acceleration.read_trf(data, total, problems)
+    baku = last_ga is not None or (not played and t.acceleration == AccelerationMethod.BAKU)
+    if baku and (data.points.win, data.points.draw, data.points.loss) != (1, Decimal("0.5"), 0):
+        problems.append((0, 0, "Baku acceleration applies only with the standard scoring (win 1, draw ½, loss 0); "
+                               "the file's points are different."))
     if problems:
         raise ImportRefused(problems)
 
@@ -258,6 +265,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         t.ranking_frozen = played >= 4
         if tiebreak_list is not None:
             t.tiebreaks = tiebreak_list
+        t.acceleration = AccelerationMethod.BAKU if baku else AccelerationMethod.NONE
         t.save()
         ordered = sorted(data.players, key=lambda q: q.id)
         rows = Player.objects.bulk_create(
@@ -324,6 +332,9 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             )
         for pid, number in withdrawn.items():
             Player.objects.filter(pk=created[pid].pk).update(withdrawn_from_round=number)
+        if last_ga is not None and played:
+            t.acceleration_last_ga = created.get(last_ga)
+            Tournament.objects.filter(pk=t.pk).update(acceleration_last_ga=t.acceleration_last_ga)
         forbidden_rows = []
         for pair in forbidden_ahead:
             low, high = sorted((created[i] for i in pair), key=lambda p: p.pk)  # the lower id first

@@ -27,6 +27,7 @@ from ..models import (
 )
 from ..warning_levels import Level, require
 from ..wording import counted
+from . import acceleration
 from .numbering import renumber
 from .snapshot import build_snapshot
 
@@ -345,6 +346,8 @@ def publish(rnd: Round, user=None) -> bool:
             return False
         if rnd.number >= 4:
             Tournament.objects.filter(pk=rnd.tournament_id).update(ranking_frozen=True)
+        if rnd.number == 1:
+            acceleration.fix_group_a(Tournament.objects.get(pk=rnd.tournament_id))
         rnd.chess960_position = chess960
         AuditEntry.log(
             rnd.tournament, user, AuditAction.PUBLISH,

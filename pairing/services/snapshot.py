@@ -14,6 +14,7 @@ from django.db.models import Q
 from .. import engine
 from ..engine import Colour, PointSystem, Result, RoundEntry, Snapshot
 from ..models import SIDES, Bye, ByeKind, ForbiddenPair, Game, Player, RoundStatus, Tournament
+from . import acceleration
 
 
 def point_system(t: Tournament) -> PointSystem:
@@ -97,5 +98,6 @@ def build_snapshot(t: Tournament, round_number: int | None = None) -> Snapshot:
         points=point_system(t),
         absent=absent_ids(t, round_number),
         forbidden=ForbiddenPair.objects.filter(tournament=t).engine_pairs(),
+        acceleration=acceleration.virtual_points(t, players),
     )
 

@@ -103,6 +103,8 @@ def save_settings(tournament: Tournament, save: Callable[[], Tournament], user, 
         t.refresh_from_db()  # values as stored (3 is 3.0), as ``before`` was read
         after = t.audit_values(list(before))
         changed = [f for f in before if before[f] != after[f]]
+        if "acceleration" in changed and started:
+            raise ValueError("Acceleration is fixed before round 1 and cannot change once round 1 is published.")
         if "tie_order" in changed:
             renumber(t)  # the pairing numbers follow the announced order (frozen ones stay)
         if changed:

@@ -14,7 +14,7 @@ from ..forms import OnePlayerForm, PoolPairForm, SwapForm
 from ..models import COMMON_RESULTS, RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus, stale_form
 from ..reports.pairing_list import not_paired
 from ..reports.standings import adjourned_text, figure, open_adjourned
-from ..services import manual
+from ..services import acceleration, manual
 from ..services.players import set_byes, set_byes_grid
 from ..services.results import closed_before, correct_for_rating, record_result
 from ..services.rounds import (
@@ -202,9 +202,13 @@ def _annotate_scores(t, rnd: Round, games: list, players: list | None = None, sn
     ps = point_system(t)
     # as text, like every score in the tables: 0, 1, 1.5 (not 0.0 beside 1)
     scores = {pk: figure(sum((ps.points(e.result) for e in h), Decimal(0)), 1) for pk, h in hist.items()}
+    # Baku acceleration: the virtual points the round was paired with, beside the points
+    virtual = acceleration.round_virtual_points(t, rnd.number)
     for g in games:
         g.white_score = scores.get(g.white_id)
         g.black_score = scores.get(g.black_id)
+        g.white_virtual = figure(virtual[g.white_id], 1) if g.white_id in virtual else ""
+        g.black_virtual = figure(virtual[g.black_id], 1) if g.black_id in virtual else ""
 
 
 def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dict:
@@ -233,6 +237,7 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
         **_result_choices(),
         "rounds": t.round_set.order_by("number"),
         "closed": closed_before(t),
+        "acceleration_note": acceleration.round_note(t, rnd.number),
     }
     if rnd.is_draft and is_arbiter:
         ctx["warnings"] = warnings_for(rnd, snapshot=snapshot)

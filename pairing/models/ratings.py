@@ -1,0 +1,92 @@
+"""Rating lists (FIDE's, national and custom ones) and the players in them.
+
+A list is stored per name and month; loading the same name and month again replaces it
+atomically (the new rows are written under an inactive list, then one transaction makes
+it the active one and retires the old).  Readers see active lists only.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+
+class ListKind(models.TextChoices):
+    FIDE = "fide", "FIDE (standard, rapid and blitz)"
+    NATIONAL = "national", "National list"
+    CUSTOM = "custom", "Custom list"
+
+
+class RatingListQuerySet(models.QuerySet["RatingList"]):
+    def active(self) -> RatingListQuerySet:
+        return self.filter(active=True)
+
+    def valid_on(self, name: str, day) -> RatingList | None:
+        """The newest active list of that name published on or before ``day`` (the
+        newest of all when ``day`` is None or every list is later)."""
+        lists = self.active().filter(name=name).order_by("-month")
+        if day is not None:
+            found = lists.filter(month__lte=day).first()
+            if found is not None:
+                return found
+        return lists.first()
+
+
+class RatingList(models.Model):
+    name = models.CharField(max_length=60, help_text="FIDE, or e.g. 'SLO national', 'Club ladder'.")
+    kind = models.CharField(max_length=8, choices=ListKind.choices)
+    month = models.DateField(help_text="The month the list is valid from (its first day).")
+    source = models.CharField(max_length=300, blank=True, help_text="File name or address it was loaded from.")
+    loaded_at = models.DateTimeField(auto_now_add=True)
+    players = models.PositiveIntegerField(default=0)
+    active = models.BooleanField(default=False)
+
+    objects = RatingListQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "-month"]
+        constraints = [
+            models.UniqueConstraint(fields=["name", "month"], condition=Q(active=True), name="rating_list_one_active"),
+            models.CheckConstraint(condition=Q(kind__in=["fide", "national", "custom"]), name="rating_list_kind_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.month:%Y-%m}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.month:%b %Y})"
+
+
+class RatingEntry(models.Model):
+    """One player of a list.  ``standard`` holds the only rating of a national or
+    custom list."""
+
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries")
+    ident = models.CharField(max_length=20)
+    fide_id = models.CharField(max_length=11, blank=True)
+    name = models.CharField(max_length=80)
+    key_a = models.CharField(max_length=80)  # "surname given", lower-case ASCII
+    key_b = models.CharField(max_length=80)  # "given surname"
+    federation = models.CharField(max_length=3, blank=True)
+    sex = models.CharField(max_length=1, blank=True)
+    title = models.CharField(max_length=3, blank=True)
+    birth_year = models.PositiveSmallIntegerField(null=True)
+    standard = models.PositiveSmallIntegerField(null=True)
+    rapid = models.PositiveSmallIntegerField(null=True)
+    blitz = models.PositiveSmallIntegerField(null=True)
+    standard_k = models.PositiveSmallIntegerField(null=True)
+    rapid_k = models.PositiveSmallIntegerField(null=True)
+    blitz_k = models.PositiveSmallIntegerField(null=True)
+    flag = models.CharField(max_length=3, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["rating_list", "key_a"], name="rating_entry_key_a"),
+            models.Index(fields=["rating_list", "key_b"], name="rating_entry_key_b"),
+            models.Index(fields=["rating_list", "ident"], name="rating_entry_ident"),
+            models.Index(fields=["fide_id"], name="rating_entry_fide_id"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.ident})"

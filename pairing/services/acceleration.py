@@ -1,0 +1,121 @@
+"""Baku acceleration (C.04.5.1) of a tournament: who is in group A, the virtual points
+the engine pairs with, and the TRF-2026 ``250`` records that carry them.
+
+Readings (docs/fide-mode.md, "Baku acceleration"):
+
+* GA is made of the players to be paired in round 1, in pairing-number order: a
+  player who is not paired in round 1 (a requested bye, a withdrawal) is not counted
+  in N (VCL4THP Q111).  The first ``2 * ceil(N / 4)`` of them are GA; the last one is
+  fixed when round 1 is published.
+* From then on GA is everyone whose pairing number is at or above that player's: a
+  late entry or a round-1 absentee ranked above the last GA player joins GA, so GA
+  may become odd (C.04.5.1, late entries, note 2).
+* The virtual points count for pairing (scoregroups, upfloats, PAB, board order) and
+  are shown on the pairing list; the standings never show them.
+"""
+
+from __future__ import annotations
+
+from .. import engine
+from ..engine.acceleration import accelerated_rounds, is_baku
+from ..engine.trf import acceleration_records
+from ..models import AccelerationMethod, Player, Tournament
+
+
+def group_a_last(t: Tournament) -> Player | None:
+    """The last player of GA: the fixed one once round 1 is published, else the one
+    the rules would fix now; None when the tournament is not accelerated."""
+    if t.acceleration != AccelerationMethod.BAKU:
+        return None
+    if t.acceleration_last_ga_id is not None and t.rounds_published() >= 1:
+        return t.acceleration_last_ga
+    return _last_by_the_rules(t)
+
+
+def _last_by_the_rules(t: Tournament) -> Player | None:
+    """2.1: the ``2 * ceil(N / 4)``-th of the N players to be paired in round 1."""
+    from .snapshot import absent_ids
+
+    absent = absent_ids(t, 1)
+    present = [p for p in t.player_set.order_by("tpn") if p.pk not in absent and p.tpn is not None]
+    if not present:
+        return None
+    return present[min(engine.group_a_size(len(present)), len(present)) - 1]
+
+
+def group_a(t: Tournament, players: list[Player] | None = None) -> frozenset[int]:
+    """Ids of the GA players (pairing number at or above the last GA player's)."""
+    last = group_a_last(t)
+    if last is None:
+        return frozenset()
+    players = players if players is not None else list(t.player_set.all())
+    limit = next((p.tpn for p in players if p.pk == last.pk), None)
+    if limit is None:
+        limit = Player.objects.filter(pk=last.pk).values_list("tpn", flat=True).first()
+    if limit is None:
+        return frozenset()
+    return frozenset(p.pk for p in players if p.tpn is not None and p.tpn <= limit)
+
+
+def virtual_points(t: Tournament, players: list[Player] | None = None) -> tuple[engine.Acceleration, ...]:
+    """The engine's :class:`~pairing.engine.Acceleration` records of ``t`` (empty
+    when it is not accelerated)."""
+    ga = group_a(t, players)
+    return engine.baku_acceleration(t.rounds, ga) if ga else ()
+
+
+def round_virtual_points(t: Tournament, round_number: int) -> dict[int, object]:
+    """``{player id: virtual points}`` carried into ``round_number`` (only players who
+    have some)."""
+    records = virtual_points(t)
+    out = {}
+    for a in records:
+        if a.first_round <= round_number <= a.last_round:
+            for pid in a.players:
+                out[pid] = out.get(pid, 0) + a.points
+    return out
+
+
+def fix_group_a(t: Tournament) -> None:
+    """Round 1 is being published: the last GA player is fixed from now on."""
+    last = _last_by_the_rules(t) if t.acceleration == AccelerationMethod.BAKU else None
+    Tournament.objects.filter(pk=t.pk).update(acceleration_last_ga=last)
+
+
+def round_note(t: Tournament, round_number: int) -> str:
+    """What the pairing list of ``round_number`` says about acceleration ('' if none)."""
+    if t.acceleration != AccelerationMethod.BAKU:
+        return ""
+    full, last = accelerated_rounds(t.rounds)
+    if round_number > last:
+        return ""
+    points = "1 virtual point" if round_number <= full else "½ virtual point"
+    return (f"Baku acceleration (C.04.5.1): group A players paired with {points} added to their score "
+            f"(accelerated rounds 1–{last}); virtual points never count in the standings.")
+
+
+def trf_records(t: Tournament, tpn: dict[int, int]) -> list[str]:
+    """TRF-2026 ``250`` records (player ids as starting ranks = pairing numbers)."""
+    return acceleration_records(
+        engine.Acceleration(a.points, a.first_round, a.last_round, frozenset(tpn[i] for i in a.players))
+        for a in virtual_points(t)
+    )
+
+
+def read_trf(data, total_rounds: int, problems: list) -> int | None:
+    """The starting rank of the last GA player in a file's ``250`` records, or None
+    without records; a record set that is not Baku acceleration is a problem."""
+    records = data.acceleration()
+    if not records:
+        return None
+    if not is_baku(total_rounds, records):
+        full, last = accelerated_rounds(total_rounds)
+        problems.append((0, 0, "The file's 250 records are not Baku acceleration (C.04.5.1) as this program "
+                               f"pairs it: one range of players from 1, 1 virtual point in rounds 1-{full} "
+                               f"and ½ in rounds {full + 1}-{last} of {total_rounds}."))
+        return None
+    ids = sorted(records[0].players)
+    if ids != list(range(1, len(ids) + 1)):
+        problems.append((0, 0, "The file's 250 records do not start group A at player 1."))
+        return None
+    return ids[-1]

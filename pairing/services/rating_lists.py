@@ -1,0 +1,158 @@
+"""Loading rating lists and finding players in them.
+
+Loading streams the file (:mod:`pairing.rating_files`) into new rows of an inactive
+:class:`~pairing.models.RatingList`, in batches that each commit on their own (so
+arbiters entering results are never held up for the whole load on SQLite), then one
+short transaction makes the new list the active one for its name and month and retires
+the old one; the old rows are deleted afterwards.  A reader therefore sees the old list
+or the new one, never half of one.  A failed load leaves only the inactive rows, which
+are deleted.  PostgreSQL gets the rows through COPY, SQLite through executemany.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from typing import IO
+
+from django.db import connection, transaction
+
+from ..models import ListKind, RatingEntry, RatingList
+from ..rating_files import ListRow, RatingFileError, batched, normalise, read_any, search_keys
+
+BATCH = 20_000
+_COLUMNS = (
+    "rating_list_id", "ident", "fide_id", "name", "key_a", "key_b", "federation", "sex", "title", "birth_year",
+    "standard", "rapid", "blitz", "standard_k", "rapid_k", "blitz_k", "flag",
+)
+
+
+def _values(list_id: int, r: ListRow) -> tuple:
+    key_a, key_b = search_keys(r.name)
+    return (
+        list_id, r.ident[:20], r.fide_id[:11], r.name[:80], key_a[:80], key_b[:80], r.federation[:3], r.sex,
+        r.title[:3], r.birth_year, r.standard, r.rapid, r.blitz, r.standard_k, r.rapid_k, r.blitz_k, r.flag[:3],
+    )
+
+
+def _insert(list_id: int, rows: list[ListRow]) -> None:
+    table = RatingEntry._meta.db_table
+    values = [_values(list_id, r) for r in rows]
+    with transaction.atomic(), connection.cursor() as cur:
+        if connection.vendor == "postgresql":
+            with cur.cursor.copy(f"COPY {table} ({', '.join(_COLUMNS)}) FROM STDIN") as copy:
+                for v in values:
+                    copy.write_row(v)
+        else:
+            marks = ", ".join(["%s"] * len(_COLUMNS))
+            cur.executemany(f"INSERT INTO {table} ({', '.join(_COLUMNS)}) VALUES ({marks})", values)
+
+
+def month_of(day: datetime.date | None) -> datetime.date:
+    day = day or datetime.date.today()
+    return day.replace(day=1)
+
+
+def load_list(stream: IO[bytes], filename: str, *, kind: str, name: str = "", month: datetime.date | None = None,
+              source: str = "", progress=None) -> RatingList:
+    """Load a list file; returns the new active list.  Raises :class:`RatingFileError`
+    (nothing changes) when the file cannot be read."""
+    if kind not in ListKind.values:
+        raise RatingFileError([(0, 0, f"unknown kind of list {kind!r} (fide, national or custom)")])
+    name = (name or ("FIDE" if kind == ListKind.FIDE else "")).strip()[:60]
+    if not name:
+        raise RatingFileError([(0, 0, "a national or custom list needs a name")])
+    new = RatingList.objects.create(name=name, kind=kind, month=month_of(month), source=(source or filename)[:300])
+    count = 0
+    try:
+        seen: set[str] = set()
+        for batch in batched(read_any(stream, filename, kind), BATCH):
+            fresh = []
+            for r in batch:
+                if r.ident in seen:
+                    raise RatingFileError([(0, 0, f"player id {r.ident} appears twice in the list")])
+                seen.add(r.ident)
+                fresh.append(r)
+            _insert(new.pk, fresh)
+            count += len(fresh)
+            if progress is not None:
+                progress(count)
+        if not count:
+            raise RatingFileError([(0, 0, "the file holds no players")])
+    except BaseException:
+        _delete_rows(new.pk)
+        RatingList.objects.filter(pk=new.pk).delete()
+        raise
+    with transaction.atomic():
+        old = list(RatingList.objects.select_for_update().filter(name=name, month=new.month, active=True))
+        RatingList.objects.filter(pk__in=[o.pk for o in old]).update(active=False)
+        RatingList.objects.filter(pk=new.pk).update(active=True, players=count)
+    for o in old:
+        _delete_rows(o.pk)
+        o.delete()
+    new.refresh_from_db()
+    return new
+
+
+def _delete_rows(list_id: int) -> None:
+    with connection.cursor() as cur:
+        cur.execute(f"DELETE FROM {RatingEntry._meta.db_table} WHERE rating_list_id = %s", [list_id])
+
+
+def delete_list(rating_list: RatingList) -> None:
+    _delete_rows(rating_list.pk)
+    rating_list.delete()
+
+
+# ---------------------------------------------------------------- search
+
+MIN_QUERY = 2
+
+
+def search(query: str, lists: Iterable[RatingList], limit: int = 12) -> list[RatingEntry]:
+    """Players of ``lists`` whose FIDE id or list id is ``query`` (digits), or whose
+    name has every word of ``query`` at the start of one of its words, in any order,
+    accents and case ignored.  Each list is searched on its two name keys with an index
+    range on the longest word; at most ``limit`` results."""
+    query = query.strip()
+    lists = list(lists)
+    if not lists:
+        return []
+    ids = [rl.pk for rl in lists]
+    if query.isdigit():
+        found = list(RatingEntry.objects.filter(rating_list_id__in=ids, fide_id=query)[:limit])
+        found += [e for e in RatingEntry.objects.filter(rating_list_id__in=ids, ident=query)[:limit]
+                  if e.pk not in {f.pk for f in found}]
+        return found[:limit]
+    words = normalise(query).split()
+    if not words or max(len(w) for w in words) < MIN_QUERY:
+        return []
+    anchor = max(words, key=len)
+    others = [w for w in words if w != anchor] + ([anchor] if words.count(anchor) > 1 else [])
+    results: dict[int, RatingEntry] = {}
+    for list_id in ids:
+        for key in ("key_a", "key_b"):
+            rows = RatingEntry.objects.filter(
+                rating_list_id=list_id, **{f"{key}__gte": anchor, f"{key}__lt": anchor + "\x7f"}
+            )
+            for w in others:
+                rows = rows.filter(**{f"{key}__contains": w})
+            for e in rows.order_by(key)[: limit * 3]:
+                if _matches(e.key_a, words):
+                    results.setdefault(e.pk, e)
+            if len(results) >= limit * 3:
+                break
+    ordered = sorted(results.values(), key=lambda e: (-(e.standard or e.rapid or e.blitz or 0), e.key_a))
+    return ordered[:limit]
+
+
+def _matches(key: str, words: list[str]) -> bool:
+    """Every query word starts a different word of the name."""
+    name_words = key.split()
+    used: set[int] = set()
+    for w in sorted(words, key=len, reverse=True):
+        hit = next((i for i, nw in enumerate(name_words) if i not in used and nw.startswith(w)), None)
+        if hit is None:
+            return False
+        used.add(hit)
+    return True
