@@ -72,15 +72,18 @@ def normalise(text: str) -> str:
     return _NON_WORD.sub(" ", ascii_text.casefold()).strip()
 
 
-def search_keys(name: str) -> tuple[str, str]:
-    """("surname given", "given surname") of a "Surname, Given" name (a name without a
-    comma: the first word is taken as the surname)."""
+def search_keys(name: str) -> tuple[str, str, str]:
+    """("surname given", "given surname", pair) of a "Surname, Given" name (a name
+    without a comma: the first word is taken as the surname).  The pair is the first
+    three letters of the surname, padded with "_", then of the given name: "Carlsen,
+    Magnus" -> "carmag"; a query of two words finds its rows in a short range of pairs."""
     if "," in name:
         surname, _, given = name.partition(",")
     else:
         surname, _, given = name.strip().partition(" ")
     a, b = normalise(surname), normalise(given)
-    return (f"{a} {b}".strip(), f"{b} {a}".strip())
+    pair = a.replace(" ", "")[:3].ljust(3, "_") + b.replace(" ", "")[:3]
+    return (f"{a} {b}".strip(), f"{b} {a}".strip(), pair)
 
 
 def _rating(text: str) -> int | None:
@@ -138,28 +141,27 @@ def _open_member(stream: IO[bytes], suffixes: tuple[str, ...]) -> IO[bytes]:
 
 
 def read_fide_xml(stream: IO[bytes]) -> Iterator[ListRow]:
-    """FIDE's ``players_list_xml`` (zipped or not): one ``<player>`` per player."""
-    from xml.etree.ElementTree import ParseError, iterparse
+    """FIDE's ``players_list_xml`` (zipped or not): one ``<player>`` per player, read
+    with lxml's incremental parser (each element is dropped once read)."""
+    from lxml import etree
 
     source = _open_member(stream, (".xml",))
-    values: dict[str, str] = {}
     count = 0
     try:
-        for _event, elem in iterparse(source, events=("end",)):
-            tag = elem.tag
-            if tag == "player":
-                count += 1
-                try:
-                    yield _xml_row(values)
-                except ValueError as exc:
-                    raise RatingFileError([(0, 0, f"player {count} (FIDE id {values.get('fideid', '?')}): {exc}")]) from None
-                values = {}
-                elem.clear()
-            elif tag in _XML_FIELDS:
-                values[tag] = elem.text or ""
-    except ParseError as exc:
-        line, col = getattr(exc, "position", (0, 0))
-        raise RatingFileError([(line, col + 1, f"not well-formed XML: {exc}")]) from None
+        for _event, elem in etree.iterparse(source, events=("end",), tag="player", huge_tree=True,
+                                            resolve_entities=False, no_network=True):
+            count += 1
+            values = {child.tag: child.text or "" for child in elem if child.tag in _XML_FIELDS}
+            elem.clear(keep_tail=False)
+            while elem.getprevious() is not None:
+                del elem.getparent()[0]
+            try:
+                yield _xml_row(values)
+            except ValueError as exc:
+                raise RatingFileError([(0, 0, f"player {count} (FIDE id {values.get('fideid', '?')}): {exc}")]) from None
+    except etree.XMLSyntaxError as exc:
+        line, col = exc.position if exc.position else (0, 0)
+        raise RatingFileError([(line, col, f"not well-formed XML: {exc.msg}")]) from None
 
 
 def _xml_row(v: dict[str, str]) -> ListRow:

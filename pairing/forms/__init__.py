@@ -6,6 +6,7 @@ in :mod:`.fields`.  Forms validate and build rows; the services save them."""
 from .fields import MAX_FILE_BYTES
 from .player_list import LIST_COLUMNS, ParsedPlayer, PlayerListForm, TrfImportForm, parse_player_list
 from .players import ForbiddenPairForm, PlayerForm, WithdrawForm
+from .ratings import RatingListUploadForm
 from .rounds import OnePlayerForm, PoolPairForm, SwapForm
 from .tournament import DeputyForm, TournamentForm
 
@@ -19,6 +20,7 @@ __all__ = [
     "PlayerListForm",
     "OnePlayerForm",
     "PoolPairForm",
+    "RatingListUploadForm",
     "SwapForm",
     "TournamentForm",
     "TrfImportForm",

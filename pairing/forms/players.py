@@ -28,7 +28,12 @@ class PlayerForm(forms.ModelForm):
             "invalid": "A rating is a whole number between 1 and 3500.",
             "required": "A rating is required; an unrated player needs a provisional one (tick Unrated).",
         },
+        required=False,
+        label="Tournament rating",
     )
+    # the rating the list gave when the row was picked in a look-up: a rating typed over
+    # it is marked as typed by hand (VCL4THP Q134)
+    list_rating = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     class Meta:
         model = Player
@@ -37,21 +42,32 @@ class PlayerForm(forms.ModelForm):
             "name",
             "rating",
             "rating_provisional",
+            "fide_rating",
+            "national_rating",
             "federation",
             "fide_id",
+            "national_id",
             "birth_date",
+            "birth_year",
             "sex",
             "club",
             "no_half_point_byes",
+            "rating_source",
         ]
-        widgets = {"birth_date": forms.DateInput(attrs={"type": "date"})}
+        widgets = {"birth_date": forms.DateInput(attrs={"type": "date"}), "rating_source": forms.HiddenInput}
         labels = {"rating_provisional": "Unrated (provisional rating)"}
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         self.tournament = tournament
         super().__init__(*args, **kwargs)
         refuse_control_characters(self)
-        self.fields["rating"].help_text = "Unrated players need a provisional rating (Dubov 1.1)."
+        self.fields["rating"].help_text = (
+            f"Pairs and ranks the player. Left empty: from the FIDE and national ratings by the tournament's "
+            f"method ({tournament.rating_method}). Unrated players need a provisional rating (Dubov 1.1)."
+        )
+        for name in ("fide_rating", "national_rating"):
+            self.fields[name].widget = forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"})
+            self.fields[name].error_messages["invalid"] = "A rating is a whole number between 1 and 3500."
         self.fields["name"].widget.attrs["autofocus"] = True
         if self.data.get(SAME_NAME):
             self._ask_about_the_name()
@@ -63,6 +79,7 @@ class PlayerForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        self._tournament_rating(data)
         name = data.get("name")
         renamed = self.instance.pk is None or (name or "").casefold() != self.instance.name.casefold()
         if name and renamed and not data.get(SAME_NAME):
@@ -81,6 +98,38 @@ class PlayerForm(forms.ModelForm):
                     "player, tick the box below and save again."
                 )
         return data
+
+    def _tournament_rating(self, data: dict) -> None:
+        """The tournament rating: the method's when it defines one (a different typed
+        one is refused), else the typed one; the list it came from, or '' when typed."""
+        from ..models import tournament_rating
+
+        for name in ("fide_rating", "national_rating"):
+            value = data.get(name)
+            if value is not None and not 1 <= value <= 3500:
+                self.add_error(name, "A rating between 1 and 3500.")
+                return
+        method = self.tournament.rating_method
+        computed = tournament_rating(method, data.get("fide_rating"), data.get("national_rating"))
+        typed = data.get("rating")
+        if "rating" in self.errors:
+            return
+        if computed is not None:
+            if typed is not None and typed != computed:
+                self.add_error(
+                    "rating",
+                    f"By the tournament's method ({method}) this player's tournament rating is {computed}; "
+                    "leave it empty, or change the FIDE or national rating.",
+                )
+                return
+            data["rating"] = computed
+            data["rating_provisional"] = False
+            self.instance.rating_provisional = False
+        elif typed is None:
+            self.add_error("rating", self.fields["rating"].error_messages["required"])
+            return
+        if data.get("list_rating") is None or data.get("list_rating") != data["rating"]:
+            data["rating_source"] = ""
 
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())

@@ -42,6 +42,10 @@ class TournamentForm(forms.ModelForm):
             "tiebreaks",
             "tie_order",
             "acceleration",
+            "rate_of_play",
+            "rating_method",
+            "rating_lists",
+            "consistency_checks",
             "chess960",
             "public",
         ]
@@ -63,6 +67,9 @@ class TournamentForm(forms.ModelForm):
         }
         help_texts = {
             "tiebreaks": "FIDE C.07 codes in order, e.g. BH-C1, BH, SB, DE.",
+            "rating_lists": "Comma-separated, first list first: fide-standard, fide-rapid, fide-blitz, "
+            "fide-rapid-effective, fide-blitz-effective, list:<name of a national or custom list>. "
+            "Empty: the default for the rate of play.",
             "public": "Pairings and standings visible without logging in.",
         }
 
@@ -81,7 +88,9 @@ class TournamentForm(forms.ModelForm):
         # one message for every number out of range (clean_rounds), not Django's "≥ 0"
         self.fields["rounds"].validators = []
         self.fields["rounds"].widget.attrs.update(min=1, max=99)
-        self.fields["acceleration"].required = False  # left out of an older page: stays as it is
+        # left out of an older page: these stay as they are
+        for name in ("acceleration", "rate_of_play", "rating_method"):
+            self.fields[name].required = False
         if self.rounds_published:
             # Round 1 is paired: the initial colour is history now.
             self.fields["initial_colour_method"].disabled = True
@@ -89,6 +98,9 @@ class TournamentForm(forms.ModelForm):
             # VCL4THP Q109-110: acceleration is neither removed nor changed after round 1
             self.fields["acceleration"].disabled = True
             self.fields["acceleration"].help_text = "Locked: round 1 has been published."
+            # the tournament rating makes the pairing numbers: fixed once round 1 is out
+            self.fields["rating_method"].disabled = True
+            self.fields["rating_method"].help_text = "Locked: round 1 has been published."
         if self.started and self.instance.fide_mode:
             # a disabled field keeps the stored value whatever a POST says
             for name in self.FIXED_FIELDS:
@@ -97,6 +109,21 @@ class TournamentForm(forms.ModelForm):
 
     def clean_acceleration(self) -> str:
         return self.cleaned_data.get("acceleration") or self.instance.acceleration or "none"
+
+    def clean_rate_of_play(self) -> str:
+        return self.cleaned_data.get("rate_of_play") or self.instance.rate_of_play or "standard"
+
+    def clean_rating_method(self) -> str:
+        return self.cleaned_data.get("rating_method") or self.instance.rating_method or "FIDON"
+
+    def clean_rating_lists(self) -> str:
+        from ..models import list_order_problems
+
+        text = ", ".join(k.strip() for k in self.cleaned_data.get("rating_lists", "").split(",") if k.strip())
+        problems = list_order_problems(text)
+        if problems:
+            raise forms.ValidationError(problems)
+        return text
 
     def clean_tie_order(self) -> str:
         return self.cleaned_data.get("tie_order") or self.instance.tie_order or "name"

@@ -33,14 +33,23 @@ from .choices import (
 )
 from .integrity import IntegrityEvent, IntegrityKind
 from .player import Player, PlayerQuerySet
-from .ratings import ListKind, RatingEntry, RatingList, RatingListQuerySet
+from .ratings import (
+    DEFAULT_ORDER,
+    FIDE_KEYS,
+    FIDE_LABELS,
+    ListKind,
+    RatingEntry,
+    RatingList,
+    RatingListQuerySet,
+    list_order_problems,
+)
 from .rounds import Bye, ByeQuerySet, ForbiddenPair, ForbiddenPairQuerySet, Game, GameQuerySet, Round, Seat
 from .team import DeputyInvitation
 from .tournament import Tournament, TournamentQuerySet
 
 __all__ = [
     "RateOfPlay", "RatingMethod", "tournament_rating",
-    "ListKind", "RatingEntry", "RatingList", "RatingListQuerySet",
+    "DEFAULT_ORDER", "FIDE_KEYS", "FIDE_LABELS", "list_order_problems", "ListKind", "RatingEntry", "RatingList", "RatingListQuerySet",
     "AccelerationMethod",
     "BYE_WORDS",
     "COMMON_RESULTS",

@@ -68,6 +68,7 @@ class RatingEntry(models.Model):
     name = models.CharField(max_length=80)
     key_a = models.CharField(max_length=80)  # "surname given", lower-case ASCII
     key_b = models.CharField(max_length=80)  # "given surname"
+    key_pair = models.CharField(max_length=6)  # "carmag": 3 letters of each (rating_files.search_keys)
     federation = models.CharField(max_length=3, blank=True)
     sex = models.CharField(max_length=1, blank=True)
     title = models.CharField(max_length=3, blank=True)
@@ -84,9 +85,52 @@ class RatingEntry(models.Model):
         indexes = [
             models.Index(fields=["rating_list", "key_a"], name="rating_entry_key_a"),
             models.Index(fields=["rating_list", "key_b"], name="rating_entry_key_b"),
+            models.Index(fields=["rating_list", "key_pair"], name="rating_entry_key_pair"),
             models.Index(fields=["rating_list", "ident"], name="rating_entry_ident"),
             models.Index(fields=["fide_id"], name="rating_entry_fide_id"),
         ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.ident})"
+
+
+# ---------------------------------------------------------------- list order of a tournament
+# (keys of Tournament.rating_lists; pairing.services.player_ratings explains them)
+
+FIDE_KEYS = {
+    "fide-standard": ("standard",),
+    "fide-rapid": ("rapid",),
+    "fide-blitz": ("blitz",),
+    "fide-rapid-effective": ("rapid", "standard"),
+    "fide-blitz-effective": ("blitz", "rapid", "standard"),
+}
+FIDE_LABELS = {
+    "fide-standard": "FIDE standard",
+    "fide-rapid": "FIDE rapid",
+    "fide-blitz": "FIDE blitz",
+    "fide-rapid-effective": "FIDE effective rapid",
+    "fide-blitz-effective": "FIDE effective blitz",
+}
+DEFAULT_ORDER = {
+    "standard": ("fide-standard", "fide-rapid", "fide-blitz"),
+    "rapid": ("fide-rapid-effective", "fide-blitz"),
+    "blitz": ("fide-blitz-effective",),
+}
+
+
+def list_order_problems(text: str) -> list[str]:
+    """What is wrong with a typed list order ('' is the default)."""
+    problems = []
+    keys = [k.strip() for k in text.split(",") if k.strip()]
+    for k in keys:
+        if k in FIDE_KEYS:
+            continue
+        if k.startswith("list:") and k[5:].strip():
+            name = k[5:].strip()
+            if not RatingList.objects.active().filter(name=name).exclude(kind=ListKind.FIDE).exists():
+                problems.append(f"No national or custom list is loaded under the name {name!r}.")
+            continue
+        problems.append(f"Unknown list {k!r}: use " + ", ".join(FIDE_KEYS) + " or list:<name>.")
+    if len(set(keys)) != len(keys):
+        problems.append("A list is named twice.")
+    return problems

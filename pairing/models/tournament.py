@@ -97,6 +97,9 @@ class Tournament(models.Model):
         "rating consistency checks", default=True,
         help_text="Compare the registered players with the rating lists after each list update and on request.",
     )
+    ratings_checked_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the players were last compared with the rating lists."
+    )
     fide_mode = models.BooleanField(
         "FIDE mode", default=True,
         help_text="On for every new tournament; the chief arbiter can leave it (for good), never re-enter it.",

@@ -65,6 +65,33 @@ def integrity_lines(t: Tournament) -> tuple[str, ...]:
     return tuple(e.report_line for e in IntegrityEvent.objects.filter(tournament=t).order_by("at", "pk"))
 
 
+def _fide_rating(p: Player) -> int | None:
+    """The FIDE rating of the 001 record: the official one when the player has one from
+    the lists (or typed as such); a rating typed in a tournament without FIDE/national
+    ratings is written as before; a provisional one never."""
+    if p.fide_rating is not None or p.national_rating is not None:
+        return p.fide_rating
+    return None if p.rating_provisional else p.rating
+
+
+def _national_records(t: Tournament, players: list[Player]) -> tuple[str, ...]:
+    """TRF-2026 tag 172 (the tournament-rating method) and one NRS record per player
+    with a national rating (federation, starting rank, national rating, national id)."""
+    rated = [p for p in players if p.national_rating is not None]
+    if not rated:
+        return ()
+    fed = (t.federation or rated[0].federation or "FID").upper()[:3]
+    lines = [f"172 {fed} {t.rating_method}"]
+    for p in rated:
+        buf = [" "] * 79
+        for first, text, width, right in ((1, fed, 3, False), (5, str(p.tpn), 4, True),
+                                          (49, str(p.national_rating), 4, True), (58, p.national_id, 11, True)):
+            text = trf_module.one_line(text)[:width]
+            buf[first - 1:first - 1 + width] = list(text.rjust(width) if right else text.ljust(width))
+        lines.append("".join(buf).rstrip())
+    return tuple(lines)
+
+
 def export_trf(t: Tournament, *, integrity: bool = False) -> str:
     """TRF-16 of the complete rounds, with XXR/XXC/XXS, the forbidden pairs as XXP,
     the players absent from the next round as XXZ (when it is not paired yet) and every
@@ -97,7 +124,7 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
             sex={"m": "m", "f": "w"}.get(p.sex, ""),
             title=p.title,
             name=p.name,
-            rating=p.rating,
+            rating=_fide_rating(p),
             federation=p.federation,
             fide_id=p.fide_id,
             birth_date=p.birth_date.strftime("%Y/%m/%d") if p.birth_date else "",
@@ -144,6 +171,7 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
         extra_lines=((f"202 {_tiebreak_record(t.tiebreaks)}",) if t.tiebreaks.strip() else ())
         + tuple(trf_module.bye_record(kind, number, ids) for (kind, number), ids in ahead.items())
         + tuple(acceleration.trf_records(t, tpn))
+        + _national_records(t, players)
         + (integrity_lines(t) if integrity else ()),
         forbidden=frozenset(
             frozenset(tpn[pk] for pk in pair) for pair in ForbiddenPair.objects.filter(tournament=t).engine_pairs()

@@ -22,13 +22,16 @@ import datetime
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils import timezone
 
 from ..models import (
+    DEFAULT_ORDER,
+    FIDE_KEYS,
+    FIDE_LABELS,
     AuditAction,
     AuditEntry,
     ListKind,
     Player,
-    RateOfPlay,
     RatingEntry,
     RatingList,
     RatingMethod,
@@ -37,26 +40,6 @@ from ..models import (
 )
 from .numbering import renumber
 
-FIDE_KEYS = {
-    "fide-standard": ("standard",),
-    "fide-rapid": ("rapid",),
-    "fide-blitz": ("blitz",),
-    "fide-rapid-effective": ("rapid", "standard"),
-    "fide-blitz-effective": ("blitz", "rapid", "standard"),
-}
-FIDE_LABELS = {
-    "fide-standard": "FIDE standard",
-    "fide-rapid": "FIDE rapid",
-    "fide-blitz": "FIDE blitz",
-    "fide-rapid-effective": "FIDE effective rapid",
-    "fide-blitz-effective": "FIDE effective blitz",
-}
-DEFAULT_ORDER = {
-    RateOfPlay.STANDARD: ("fide-standard", "fide-rapid", "fide-blitz"),
-    RateOfPlay.RAPID: ("fide-rapid-effective", "fide-blitz"),
-    RateOfPlay.BLITZ: ("fide-blitz-effective",),
-}
-OFFICIAL = {RateOfPlay.STANDARD: "standard", RateOfPlay.RAPID: "rapid", RateOfPlay.BLITZ: "blitz"}
 STALE_AFTER_DAYS = 30  # C.04.2: over 30 days, the check uses the list valid on the day of the check
 
 
@@ -64,23 +47,6 @@ def order(t: Tournament) -> list[str]:
     """The tournament's list keys, first list first."""
     keys = [k.strip() for k in t.rating_lists.split(",") if k.strip()]
     return keys or list(DEFAULT_ORDER[t.rate_of_play])
-
-
-def order_problems(text: str) -> list[str]:
-    """What is wrong with a typed list order ('' is the default)."""
-    problems = []
-    keys = [k.strip() for k in text.split(",") if k.strip()]
-    for k in keys:
-        if k in FIDE_KEYS:
-            continue
-        if k.startswith("list:") and k[5:].strip():
-            if not RatingList.objects.active().filter(name=k[5:].strip()).exclude(kind=ListKind.FIDE).exists():
-                problems.append(f"No national or custom list is loaded under the name {k[5:].strip()!r}.")
-            continue
-        problems.append(f"Unknown list {k!r}: use " + ", ".join(FIDE_KEYS) + " or list:<name>.")
-    if len(set(keys)) != len(keys):
-        problems.append("A list is named twice.")
-    return problems
 
 
 def reference_day(t: Tournament, today: datetime.date | None = None) -> datetime.date:
@@ -145,16 +111,16 @@ class Found:
     national_source: str = ""
     national_id: str = ""
     entry: RatingEntry | None = None  # the FIDE list's row, else the national one
-    others: list[tuple[str, int]] | None = None  # (list label, rating) of every list that rates him
+    others: list[tuple[str, int, bool]] | None = None  # (list label, rating, FIDE list?) of every list rating him
 
     def tournament_rating(self, method: str) -> tuple[int | None, str]:
         rating = tournament_rating(method, self.fide_rating, self.national_rating)
         if rating is None:
             return None, ""
-        source = self.fide_source if rating == self.fide_rating and method != RatingMethod.NRO else self.national_source
-        if method in (RatingMethod.NRO, RatingMethod.NIDOF) and rating == self.national_rating:
-            source = self.national_source
-        return rating, source
+        if method in (RatingMethod.NRO, RatingMethod.NIDOF):
+            national_first = self.national_rating is not None and rating == self.national_rating
+            return rating, self.national_source if national_first else self.fide_source
+        return rating, self.fide_source if rating == self.fide_rating else self.national_source
 
 
 def _entry_for(rating_list: RatingList, fide_id: str, ident: str = "") -> RatingEntry | None:
@@ -192,7 +158,7 @@ def look_up(t: Tournament, fide_id: str = "", national_id: str = "", picked: Rat
         if rating is None:
             continue
         label = f"{s.label}, {s.rating_list.month:%b %Y}"
-        found.others.append((label, rating))
+        found.others.append((label, rating, s.fide))
         if s.fide and found.fide_rating is None:
             found.fide_rating, found.fide_source, found.entry = rating, label, entry
         elif not s.fide and found.national_rating is None:
@@ -215,6 +181,19 @@ def initial_from(t: Tournament, picked: RatingEntry) -> dict:
         "rating": rating, "rating_source": source, "list_rating": rating,
         "rating_provisional": rating is None,
     }, found
+
+
+def apply_method(t: Tournament) -> int:
+    """Every player's tournament rating by the tournament's method, where the method
+    defines one (the caller renumbers).  Returns how many changed."""
+    changed = []
+    for p in t.player_set.all():
+        rating = tournament_rating(t.rating_method, p.fide_rating, p.national_rating)
+        if rating is not None and (rating != p.rating or p.rating_provisional):
+            p.rating, p.rating_provisional = rating, False
+            changed.append(p)
+    Player.objects.bulk_update(changed, ["rating", "rating_provisional"])
+    return len(changed)
 
 
 # ---------------------------------------------------------------- consistency check
@@ -297,6 +276,24 @@ def apply_differences(t: Tournament, chosen: set[str], user, day: datetime.date 
         if todo:
             renumber(t)
     return len(todo)
+
+
+def mark_checked(t: Tournament) -> None:
+    """The arbiter has seen the differences with the lists loaded now."""
+    Tournament.objects.filter(pk=t.pk).update(ratings_checked_at=timezone.now())
+
+
+def newer_lists(t: Tournament) -> list[RatingList]:
+    """Lists of the tournament's order loaded since its last check (the automatic
+    check after a list update, VCL4THP Q139: the overview asks to review them)."""
+    if not t.consistency_checks or not t.player_set.exists():
+        return []
+    loaded = [s.rating_list for s in sources(t) if s.rating_list is not None]
+    seen: dict[int, RatingList] = {}
+    for rl in loaded:
+        if t.ratings_checked_at is None or rl.loaded_at > t.ratings_checked_at:
+            seen.setdefault(rl.pk, rl)
+    return list(seen.values())
 
 
 def list_is_behind(today: datetime.date | None = None) -> str:

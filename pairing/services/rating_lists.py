@@ -22,15 +22,15 @@ from ..rating_files import ListRow, RatingFileError, batched, normalise, read_an
 
 BATCH = 20_000
 _COLUMNS = (
-    "rating_list_id", "ident", "fide_id", "name", "key_a", "key_b", "federation", "sex", "title", "birth_year",
+    "rating_list_id", "ident", "fide_id", "name", "key_a", "key_b", "key_pair", "federation", "sex", "title", "birth_year",
     "standard", "rapid", "blitz", "standard_k", "rapid_k", "blitz_k", "flag",
 )
 
 
 def _values(list_id: int, r: ListRow) -> tuple:
-    key_a, key_b = search_keys(r.name)
+    key_a, key_b, pair = search_keys(r.name)
     return (
-        list_id, r.ident[:20], r.fide_id[:11], r.name[:80], key_a[:80], key_b[:80], r.federation[:3], r.sex,
+        list_id, r.ident[:20], r.fide_id[:11], r.name[:80], key_a[:80], key_b[:80], pair, r.federation[:3], r.sex,
         r.title[:3], r.birth_year, r.standard, r.rapid, r.blitz, r.standard_k, r.rapid_k, r.blitz_k, r.flag[:3],
     )
 
@@ -127,23 +127,40 @@ def search(query: str, lists: Iterable[RatingList], limit: int = 12) -> list[Rat
     words = normalise(query).split()
     if not words or max(len(w) for w in words) < MIN_QUERY:
         return []
-    anchor = max(words, key=len)
-    others = [w for w in words if w != anchor] + ([anchor] if words.count(anchor) > 1 else [])
     results: dict[int, RatingEntry] = {}
-    for list_id in ids:
-        for key in ("key_a", "key_b"):
-            rows = RatingEntry.objects.filter(
-                rating_list_id=list_id, **{f"{key}__gte": anchor, f"{key}__lt": anchor + "\x7f"}
-            )
-            for w in others:
-                rows = rows.filter(**{f"{key}__contains": w})
-            for e in rows.order_by(key)[: limit * 3]:
-                if _matches(e.key_a, words):
-                    results.setdefault(e.pk, e)
-            if len(results) >= limit * 3:
-                break
+    for by_pair in (True, False):
+        for list_id in ids:
+            for rows in _candidates(list_id, words, by_pair):
+                for e in rows[: limit * 3]:
+                    if _matches(e.key_a, words):
+                        results.setdefault(e.pk, e)
+        if results:
+            break
     ordered = sorted(results.values(), key=lambda e: (-(e.standard or e.rapid or e.blitz or 0), e.key_a))
     return ordered[:limit]
+
+
+def _candidates(list_id: int, words: list[str], by_pair: bool):
+    """Querysets to try, each an index range.  ``by_pair``: with two or more words, the
+    pair key each way round (surname first or given name first) where the word taken as
+    the surname has three letters or more.  Otherwise (one word, or nothing found by the
+    pairs: a surname of several words, a short one) the longest word at the start of
+    "surname given" and of "given surname", the other words anywhere in it."""
+    base = RatingEntry.objects.filter(rating_list_id=list_id).select_related("rating_list")
+    longest = sorted(words, key=len, reverse=True)
+    if by_pair:
+        if len(words) >= 2:
+            for s, g in ((longest[0], longest[1]), (longest[1], longest[0])):
+                if len(s) >= 3:
+                    prefix = s[:3] + g[:3]
+                    yield base.filter(key_pair__gte=prefix, key_pair__lt=prefix + "\x7f").order_by("key_pair")
+        return
+    anchor = longest[0]
+    for key in ("key_a", "key_b"):
+        rows = base.filter(**{f"{key}__gte": anchor, f"{key}__lt": anchor + "\x7f"})
+        for w in longest[1:]:
+            rows = rows.filter(**{f"{key}__contains": w})
+        yield rows.order_by(key)
 
 
 def _matches(key: str, words: list[str]) -> bool:

@@ -15,7 +15,7 @@ from ..models import (
     Tournament,
 )
 from ..warning_levels import Level, require
-from . import integrity, restore
+from . import integrity, player_ratings, restore
 from .numbering import renumber
 from .rounds import discard_draft
 
@@ -105,7 +105,11 @@ def save_settings(tournament: Tournament, save: Callable[[], Tournament], user, 
         changed = [f for f in before if before[f] != after[f]]
         if "acceleration" in changed and started:
             raise ValueError("Acceleration is fixed before round 1 and cannot change once round 1 is published.")
-        if "tie_order" in changed:
+        if "rating_method" in changed:
+            if started:
+                raise ValueError("The tournament rating method cannot change once round 1 is published.")
+            player_ratings.apply_method(t)
+        if "tie_order" in changed or "rating_method" in changed:
             renumber(t)  # the pairing numbers follow the announced order (frozen ones stay)
         if changed:
             discard_draft(t, user, "Settings changed.")

@@ -15,6 +15,7 @@ from .players import (
     players_import,
     trf_import,
 )
+from .ratings import player_lookup, rating_check, rating_list_delete, rating_lists
 from .reports import aro_list, crosstable, player_card, standings, standings_csv, trf_export
 from .rounds import (
     absences,
@@ -38,6 +39,10 @@ from .tournaments import (
 )
 
 __all__ = [
+    "player_lookup",
+    "rating_check",
+    "rating_list_delete",
+    "rating_lists",
     "density",
     "pair_by_hand",
     "round_manual",

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ..access import get_player, get_tournament_for_arbiter
 from ..forms import ForbiddenPairForm, PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
 from ..models import Conflict, ForbiddenPair, stale_form
+from ..services import player_ratings
 from ..services.forbidden_pairs import allow_pair, forbid_pair
 from ..services.interchange import IMPORT_CHECK_LIMIT, NOT_CHECKED, ImportRefused, import_trf
 from ..services.players import add_player, add_players, change_player, delete_player, withdraw
@@ -19,8 +20,34 @@ from .confirm import ask, given
 from .notices import tells_of_a_discarded_draft
 
 
-def _players_context(t, form) -> dict:
-    return {"t": t, "form": form, "players": t.player_set.by_tpn()}
+def _players_context(t, form, found=None) -> dict:
+    return {
+        "t": t, "form": form, "players": t.player_set.by_tpn(), "found": found,
+        "lists": player_ratings.searched_lists(t), "newer_lists": player_ratings.newer_lists(t),
+    }
+
+
+def _picked_form(request: HttpRequest, t) -> tuple[PlayerForm, object]:
+    """The register form filled from a row picked in the look-up (``?pick=``), with the
+    rating of another list when the arbiter chose one (``&use=n``, VCL4THP Q129)."""
+    from .ratings import picked_entry
+
+    entry = picked_entry(t, request.GET.get("pick", ""))
+    if entry is None:
+        return PlayerForm(tournament=t), None
+    initial, found = player_ratings.initial_from(t, entry)
+    use = request.GET.get("use", "")
+    if use.isdigit() and int(use) < len(found.others):
+        label, rating, fide = found.others[int(use)]
+        initial |= {"fide_rating": rating} if fide else {"national_rating": rating}
+        chosen = player_ratings.Found(
+            fide_rating=initial["fide_rating"], national_rating=initial["national_rating"],
+            fide_source=label if fide else found.fide_source, national_source=found.national_source if fide else label,
+        )
+        initial["rating"], initial["rating_source"] = chosen.tournament_rating(t.rating_method)
+        initial["list_rating"] = initial["rating"]
+        initial["rating_provisional"] = initial["rating"] is None
+    return PlayerForm(tournament=t, initial=initial), found
 
 
 @login_required
@@ -34,7 +61,8 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
     """
     t = get_tournament_for_arbiter(request, slug)
     if request.method == "GET":
-        return render(request, "pairing/players.html", _players_context(t, PlayerForm(tournament=t)))
+        form, found = _picked_form(request, t)
+        return render(request, "pairing/players.html", _players_context(t, form, found))
     form = PlayerForm(request.POST, tournament=t)
     if request.POST.get("validate"):
         # Inline validation while typing: report what is wrong, not what is still empty.

@@ -215,4 +215,4 @@ def test_rough_edge_1_an_uploaded_list_with_a_namesake_comes_back_as_text_to_con
 def test_rough_edge_8_one_player_added_is_singular(chief_client, tournament):
     response = chief_client.post(import_url(tournament), {"text": "Kos, Bor; 1900"}, follow=True)
     page = response.content.decode()
-    assert "1 player added." in page and "1 players" not in page and "1 player. * provisional rating." in page
+    assert "1 player added." in page and "1 players" not in page and "1 player. * provisional rating;" in page

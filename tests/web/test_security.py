@@ -37,6 +37,9 @@ PUBLIC = {"health", "help_index", "help_chapter", "tournament", "round", "standi
 ACCOUNT = {"dashboard", "tournament_create", "invitation_answer"}
 # A display preference kept in the visitor's own browser: anyone may POST it.
 PREFERENCES = {"density"}
+# The site's rating lists: any signed-in arbiter reads them, staff accounts change them
+# (tests/web/test_rating_lists.py checks each persona).
+SITE_ADMIN = {"rating_lists", "rating_list_delete"}
 
 ROUTES = [(p.name, sorted(p.pattern.converters)) for p in pairing_urls.urlpatterns]
 NAMES = [name for name, _ in ROUTES]
@@ -112,7 +115,7 @@ def test_the_route_list_is_read_from_the_urlconf():
                  "players_import", "trf_import", "absences", "pair_next", "round_publish", "round_discard",
                  "round_swap", "game_result", "audit", "forbidden_pairs", "forbidden_pair_delete"]:
         assert name in ARBITER_ROUTES
-    assert set(NAMES) - set(TOURNAMENT_ROUTES) <= PUBLIC | ACCOUNT | PREFERENCES, "a new route without a tournament: classify it"
+    assert set(NAMES) - set(TOURNAMENT_ROUTES) <= PUBLIC | ACCOUNT | PREFERENCES | SITE_ADMIN, "a new route without a tournament: classify it"
 
 
 # ------------------------------------------------------------------ anonymous
