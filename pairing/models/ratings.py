@@ -62,7 +62,8 @@ class RatingEntry(models.Model):
     """One player of a list.  ``standard`` holds the only rating of a national or
     custom list."""
 
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries")
+    # no index of its own: every index below starts with it
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="entries", db_index=False)
     ident = models.CharField(max_length=20)
     fide_id = models.CharField(max_length=11, blank=True)
     name = models.CharField(max_length=80)
@@ -87,7 +88,7 @@ class RatingEntry(models.Model):
             models.Index(fields=["rating_list", "key_b"], name="rating_entry_key_b"),
             models.Index(fields=["rating_list", "key_pair"], name="rating_entry_key_pair"),
             models.Index(fields=["rating_list", "ident"], name="rating_entry_ident"),
-            models.Index(fields=["fide_id"], name="rating_entry_fide_id"),
+            models.Index(fields=["rating_list", "fide_id"], name="rating_entry_fide_id"),
         ]
 
     def __str__(self) -> str:

@@ -20,7 +20,8 @@ from django.db import connection, transaction
 from ..models import ListKind, RatingEntry, RatingList
 from ..rating_files import ListRow, RatingFileError, batched, normalise, read_any, search_keys
 
-BATCH = 20_000
+BATCH = 50_000
+SQLITE_LOAD_CACHE_KIB = 256 * 1024  # page cache while loading: the five indexes stay in memory
 _COLUMNS = (
     "rating_list_id", "ident", "fide_id", "name", "key_a", "key_b", "key_pair", "federation", "sex", "title", "birth_year",
     "standard", "rapid", "blitz", "standard_k", "rapid_k", "blitz_k", "flag",
@@ -64,6 +65,12 @@ def load_list(stream: IO[bytes], filename: str, *, kind: str, name: str = "", mo
         raise RatingFileError([(0, 0, "a national or custom list needs a name")])
     new = RatingList.objects.create(name=name, kind=kind, month=month_of(month), source=(source or filename)[:300])
     count = 0
+    sqlite = connection.vendor == "sqlite"
+    if sqlite:
+        with connection.cursor() as cur:
+            cur.execute("PRAGMA cache_size")
+            cache_before = cur.fetchone()[0]
+            cur.execute(f"PRAGMA cache_size = -{SQLITE_LOAD_CACHE_KIB}")
     try:
         seen: set[str] = set()
         for batch in batched(read_any(stream, filename, kind), BATCH):
@@ -83,6 +90,10 @@ def load_list(stream: IO[bytes], filename: str, *, kind: str, name: str = "", mo
         _delete_rows(new.pk)
         RatingList.objects.filter(pk=new.pk).delete()
         raise
+    finally:
+        if sqlite:
+            with connection.cursor() as cur:
+                cur.execute(f"PRAGMA cache_size = {int(cache_before)}")
     with transaction.atomic():
         old = list(RatingList.objects.select_for_update().filter(name=name, month=new.month, active=True))
         RatingList.objects.filter(pk__in=[o.pk for o in old]).update(active=False)
@@ -120,10 +131,14 @@ def search(query: str, lists: Iterable[RatingList], limit: int = 12) -> list[Rat
         return []
     ids = [rl.pk for rl in lists]
     if query.isdigit():
-        found = list(RatingEntry.objects.filter(rating_list_id__in=ids, fide_id=query)[:limit])
-        found += [e for e in RatingEntry.objects.filter(rating_list_id__in=ids, ident=query)[:limit]
-                  if e.pk not in {f.pk for f in found}]
-        return found[:limit]
+        found: dict[int, RatingEntry] = {}
+        for list_id in ids:
+            for field in ("fide_id", "ident"):
+                for e in RatingEntry.objects.filter(rating_list_id=list_id, **{field: query}).select_related(
+                    "rating_list"
+                )[:limit]:
+                    found.setdefault(e.pk, e)
+        return list(found.values())[:limit]
     words = normalise(query).split()
     if not words or max(len(w) for w in words) < MIN_QUERY:
         return []
