@@ -44,6 +44,7 @@ class PlayerForm(forms.ModelForm):
             "rating_provisional",
             "fide_rating",
             "national_rating",
+            "k_factor",
             "federation",
             "fide_id",
             "national_id",
@@ -79,6 +80,9 @@ class PlayerForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        if self.instance.pk is None and self.tournament.round_robin and self.tournament.round_set.exists():
+            raise forms.ValidationError("A round robin takes no new player once round 1 is paired: the Berger "
+                                        "table is made for the players registered then.")
         self._tournament_rating(data)
         name = data.get("name")
         renamed = self.instance.pk is None or (name or "").casefold() != self.instance.name.casefold()

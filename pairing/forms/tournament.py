@@ -32,6 +32,9 @@ class TournamentForm(forms.ModelForm):
             "end_date",
             "time_control",
             "rounds",
+            "system",
+            "rr_cycles",
+            "rr_reverse_last_two",
             "point_win",
             "point_draw",
             "point_loss",
@@ -55,6 +58,8 @@ class TournamentForm(forms.ModelForm):
             "initial_colour_method": forms.RadioSelect,
             "initial_colour": forms.RadioSelect,
             "acceleration": forms.RadioSelect,
+            "system": forms.RadioSelect,
+            "rr_cycles": forms.RadioSelect,
         }
         labels = {
             "initial_colour_method": "Initial colour",
@@ -89,7 +94,7 @@ class TournamentForm(forms.ModelForm):
         self.fields["rounds"].validators = []
         self.fields["rounds"].widget.attrs.update(min=1, max=99)
         # left out of an older page: these stay as they are
-        for name in ("acceleration", "rate_of_play", "rating_method"):
+        for name in ("acceleration", "rate_of_play", "rating_method", "system", "rr_cycles"):
             self.fields[name].required = False
         if self.rounds_published:
             # Round 1 is paired: the initial colour is history now.
@@ -98,6 +103,10 @@ class TournamentForm(forms.ModelForm):
             # VCL4THP Q109-110: acceleration is neither removed nor changed after round 1
             self.fields["acceleration"].disabled = True
             self.fields["acceleration"].help_text = "Locked: round 1 has been published."
+            # VCL4THP Q93: the pairing system, and a round robin's shape, are fixed after round 1
+            for name in ("system", "rr_cycles", "rr_reverse_last_two"):
+                self.fields[name].disabled = True
+                self.fields[name].help_text = "Locked: round 1 has been published."
             # the tournament rating makes the pairing numbers: fixed once round 1 is out
             self.fields["rating_method"].disabled = True
             self.fields["rating_method"].help_text = "Locked: round 1 has been published."
@@ -109,6 +118,12 @@ class TournamentForm(forms.ModelForm):
 
     def clean_acceleration(self) -> str:
         return self.cleaned_data.get("acceleration") or self.instance.acceleration or "none"
+
+    def clean_system(self) -> str:
+        return self.cleaned_data.get("system") or self.instance.system or "dubov"
+
+    def clean_rr_cycles(self) -> int:
+        return int(self.cleaned_data.get("rr_cycles") or self.instance.rr_cycles or 1)
 
     def clean_rate_of_play(self) -> str:
         return self.cleaned_data.get("rate_of_play") or self.instance.rate_of_play or "standard"
@@ -180,6 +195,8 @@ class TournamentForm(forms.ModelForm):
                 "acceleration",
                 "Baku acceleration applies only with the standard scoring: win 1, draw ½, loss 0 (C.04.5.1).",
             )
+        if data.get("system") == "round-robin":
+            self._round_robin(data)
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", "The tournament cannot end before it starts.")
@@ -199,6 +216,27 @@ class TournamentForm(forms.ModelForm):
             )
         if pab is not None and (win, draw, loss) == self.STANDARD and pab not in self.STANDARD:
             self.add_error("point_pab", "In FIDE mode, with 1-½-0 scoring, the PAB is worth 1, ½ or 0.")
+
+    BUCHHOLZ = ("BH", "FB", "AOB", "ARO", "APRO", "APPO")
+
+    def _round_robin(self, data: dict) -> None:
+        """A round robin is not accelerated, and ranks without the Buchholz family: in it
+        every player meets the same opponents (C.07)."""
+        if data.get("acceleration") == "baku":
+            self.add_error("acceleration", "Acceleration is for Swiss tournaments; a round robin has none.")
+        from ..tiebreaks import parse_order
+
+        try:
+            order = parse_order(data.get("tiebreaks") or "")
+        except ValueError:
+            return
+        refused = [tb.value for tb in order if tb.value.split("-")[0] in self.BUCHHOLZ]
+        if refused:
+            self.add_error(
+                "tiebreaks",
+                f"{', '.join(refused)}: the Buchholz family compares opponents, who are the same for everyone in a "
+                "round robin (C.07). Use e.g. DE, SB, WIN, KS.",
+            )
 
     def fixed_changes(self) -> list[str]:
         """The settings fixed by the rules that this form changes."""

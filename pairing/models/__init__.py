@@ -15,11 +15,13 @@ from .choices import (
     SIDES,
     TITLE_ORDER,
     AccelerationMethod,
+    BergerNumbers,
     ByeKind,
     ColourChoice,
     ColourMethod,
     Conflict,
     GameResult,
+    PairingSystem,
     RateOfPlay,
     RatingMethod,
     RoundStatus,
@@ -48,6 +50,7 @@ from .team import DeputyInvitation
 from .tournament import Tournament, TournamentQuerySet
 
 __all__ = [
+    "BergerNumbers", "PairingSystem",
     "RateOfPlay", "RatingMethod", "tournament_rating",
     "DEFAULT_ORDER", "FIDE_KEYS", "FIDE_LABELS", "list_order_problems", "ListKind", "RatingEntry", "RatingList", "RatingListQuerySet",
     "AccelerationMethod",

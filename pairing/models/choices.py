@@ -36,6 +36,21 @@ class ColourMethod(models.TextChoices):
     CHOSEN = "chosen", "Chosen by the arbiter"
 
 
+class PairingSystem(models.TextChoices):
+    """Chosen when the tournament is created; fixed once round 1 is published (Q93)."""
+
+    DUBOV = "dubov", "Swiss, FIDE Dubov system (C.04.4.1)"
+    ROUND_ROBIN = "round-robin", "Round robin, Berger tables (C.05 Annex 1)"
+
+
+class BergerNumbers(models.TextChoices):
+    """How a round robin's Berger numbers (its pairing numbers) are given before round 1."""
+
+    RATING = "rating", "By rating (the initial ranking rules)"
+    LOT = "lot", "Drawn by lot"
+    HAND = "hand", "Given by hand"
+
+
 class AccelerationMethod(models.TextChoices):
     """Acceleration of the first rounds (C.04.5); chosen before round 1, locked after."""
 

@@ -33,6 +33,9 @@ class Player(models.Model):
         "FIDE rating", null=True, blank=True, help_text="The official FIDE rating for the tournament's rate of play."
     )
     national_rating = models.PositiveSmallIntegerField("national rating", null=True, blank=True)
+    k_factor = models.PositiveSmallIntegerField(
+        "K factor", null=True, blank=True, help_text="FIDE's K for the rate of play, from the list (for the rating change)."
+    )
     rating_source = models.CharField(
         max_length=80, blank=True,
         help_text="The list the rating came from (e.g. 'FIDE standard, Nov 2026'); empty: typed by hand.",
@@ -107,7 +110,7 @@ class Player(models.Model):
         return (-p.rating, TITLE_ORDER.get(p.title, 99), *extra, p.name.casefold(), p.pk or 0)
 
     AUDITED_FIELDS = [
-        "tpn", "title", "name", "rating", "rating_provisional", "fide_rating", "national_rating", "rating_source",
+        "tpn", "title", "name", "rating", "rating_provisional", "fide_rating", "national_rating", "k_factor", "rating_source",
         "national_id", "birth_year", "federation", "fide_id", "birth_date", "sex", "club",
         "withdrawn_from_round", "expelled", "no_half_point_byes",
     ]

@@ -13,9 +13,11 @@ from django.urls import reverse
 
 from .choices import (
     AccelerationMethod,
+    BergerNumbers,
     ColourChoice,
     ColourMethod,
     GameResult,
+    PairingSystem,
     RateOfPlay,
     RatingMethod,
     RoundStatus,
@@ -47,6 +49,20 @@ class Tournament(models.Model):
     end_date = models.DateField(null=True, blank=True)
     time_control = models.CharField(max_length=60, blank=True)
     rounds = models.PositiveSmallIntegerField(default=9)
+    system = models.CharField(
+        "pairing system", max_length=11, choices=PairingSystem.choices, default=PairingSystem.DUBOV,
+        help_text="Fixed once round 1 is published.",
+    )
+    rr_cycles = models.PositiveSmallIntegerField(
+        "cycles", default=1, choices=[(1, "Single round robin"), (2, "Double round robin")],
+    )
+    rr_reverse_last_two = models.BooleanField(
+        "reverse the last two rounds of the first cycle", default=True,
+        help_text="Double round robin (C.05 Annex 1): avoids the same colour three times running between the cycles.",
+    )
+    rr_numbers = models.CharField(
+        "Berger numbers", max_length=6, choices=BergerNumbers.choices, default=BergerNumbers.RATING,
+    )
 
     point_win = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("1"))
     point_draw = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("0.5"))
@@ -147,6 +163,11 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(rate_of_play__in=["standard", "rapid", "blitz"]), name="tournament_rate_of_play_valid"
             ),
+            models.CheckConstraint(condition=Q(system__in=["dubov", "round-robin"]), name="tournament_system_valid"),
+            models.CheckConstraint(condition=Q(rr_cycles__in=[1, 2]), name="tournament_rr_cycles_1_2"),
+            models.CheckConstraint(condition=Q(rr_numbers__in=["rating", "lot", "hand"]), name="tournament_rr_numbers_valid"),
+            # acceleration is for Swiss pairings
+            models.CheckConstraint(condition=Q(system="dubov") | Q(acceleration="none"), name="tournament_rr_not_accelerated"),
             models.CheckConstraint(
                 condition=Q(rating_method__in=["FIDE", "NRO", "FIDON", "NIDOF", "HBFN", "LBFN", "OTHER"]),
                 name="tournament_rating_method_valid",
@@ -196,7 +217,7 @@ class Tournament(models.Model):
         "name", "slug", "place", "federation", "start_date", "end_date", "time_control", "rounds",
         "point_win", "point_draw", "point_loss", "point_pab", "point_half_bye",
         "initial_colour_method", "initial_colour", "tiebreaks", "tie_order", "public", "chess960",
-        "acceleration", "rate_of_play", "rating_method", "rating_lists", "consistency_checks",
+        "acceleration", "system", "rr_cycles", "rr_reverse_last_two", "rr_numbers", "rate_of_play", "rating_method", "rating_lists", "consistency_checks",
     ]
 
     def audit_values(self, fields: list[str] | None = None) -> dict:
@@ -233,6 +254,10 @@ class Tournament(models.Model):
     def next_round_number(self) -> int:
         """The round the next pairing would make (a draft counts as that round)."""
         return self.rounds_published() + 1
+
+    @property
+    def round_robin(self) -> bool:
+        return self.system == PairingSystem.ROUND_ROBIN
 
     def pairing_blocker(self) -> str:
         """Why the next round cannot be paired now, or '' when it can."""

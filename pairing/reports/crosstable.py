@@ -60,3 +60,29 @@ def _cell(e: RoundEntry, line: dict[int, int]) -> str:
     colour = "w" if e.colour is Colour.WHITE else "b"
     return f"{line[e.opponent]}{colour}{CELL_RESULT[e.result]}"
 
+
+
+@dataclass(frozen=True)
+class SquareRow:
+    """One line of a round robin's square crosstable: the player (by Berger number),
+    his result against each number (two in a double round robin, the first cycle
+    first; "X" against himself), points and rank."""
+
+    standing: StandingRow
+    cells: tuple[str, ...]
+
+
+def square(t: Tournament, rounds: int | None = None) -> tuple[list[str], list[SquareRow], int]:
+    """The classic round-robin crosstable, lines and columns in Berger-number order."""
+    table = standings_table(t, rounds)
+    listed = sorted([*table.rows, *table.expelled], key=lambda r: r.player.tpn or 0)
+    order = [r.player.pk for r in listed]
+    out = []
+    for r in listed:
+        against: dict[int, list[str]] = {}
+        for e in table.hist[r.player.pk]:
+            if e.opponent is not None:
+                against.setdefault(e.opponent, []).append(CELL_RESULT.get(e.result, "?"))
+        cells = tuple("X" if pk == r.player.pk else " ".join(against.get(pk, [])) for pk in order)
+        out.append(SquareRow(r, cells))
+    return table.labels, out, table.rounds

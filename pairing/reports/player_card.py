@@ -11,6 +11,7 @@ from .. import engine
 from ..engine import Colour, Result
 from ..models import SIDES, Bye, ByeKind, Game, Player, RoundStatus, Tournament
 from ..services.snapshot import point_system
+from . import rating_change
 from .crosstable import CELL_RESULT, requested_zero_byes
 from .standings import standings_table
 
@@ -52,6 +53,7 @@ class PlayerCard:
     colours: str  # played games only, e.g. "WBW" (Dubov 1.5 / D3)
     colour_difference: int
     rows: list[CardRound]
+    rating_change: object = None  # rating_change.PlayerChange
 
 
 def player_card(t: Tournament, player: Player) -> PlayerCard:
@@ -132,5 +134,6 @@ def player_card(t: Tournament, player: Player) -> PlayerCard:
         colours="".join("W" if c is Colour.WHITE else "B" for c in colours),
         colour_difference=engine.colour_difference(me.history),
         rows=rows,
+        rating_change=rating_change.changes(table.players, table.hist)[player.pk],
     )
 

@@ -119,12 +119,16 @@ def standings_table(t: Tournament, rounds: int | None = None) -> _Table:
         order = tb.parse_order(t.tiebreaks) if t.tiebreaks.strip() else ()
     except ValueError:
         order = ()
+    annulled = annulled_players(t, players, hist) if t.round_robin else set()
+    if annulled:
+        hist = _without_games_of(hist, annulled)
     data = tb.TBTournament(
         players=tuple(
             tb.TBPlayer(id=p.pk, rating=p.rating, history=tuple(hist[p.pk]), tpn=p.tpn or 0) for p in players
         ),
         rounds=rounds,
         points=point_system(t),
+        round_robin=t.round_robin,
     )
     by_pk = {p.pk: p for p in players}
     try:
@@ -133,7 +137,7 @@ def standings_table(t: Tournament, rounds: int | None = None) -> _Table:
         order = ()
         rows = tb.standings(data, order)
     # expelled players' games count for everyone above; they have no place themselves
-    expelled = {p.pk for p in players if p.expelled}
+    expelled = {p.pk for p in players if p.expelled} | annulled
     gone = [r for r in rows if r.id in expelled]
     rows = tb.without(rows, expelled)
     # ratings are at least 1, so 0 means no game to average over
@@ -151,6 +155,27 @@ def standings_table(t: Tournament, rounds: int | None = None) -> _Table:
         [o.label for o in order], [row(r, r.rank) for r in rows], rounds, players, hist, data,
         [row(r, 0) for r in gone],
     )
+
+
+def annulled_players(t: Tournament, players, hist) -> set[int]:
+    """Round robin (C.05; VCL4THP Q103): a player who withdrew having played fewer than
+    half of his games has his results annulled - none of his games count, for anyone."""
+    from ..engine.berger import total_rounds
+
+    if len(players) < 2:
+        return set()
+    games = total_rounds(len(players), t.rr_cycles) - (t.rr_cycles if len(players) % 2 else 0)
+    return {
+        p.pk for p in players
+        if p.withdrawn_from_round is not None and 2 * sum(1 for e in hist[p.pk] if e.played) < games
+    }
+
+
+def _without_games_of(hist: dict, annulled: set[int]) -> dict:
+    from ..engine import Result, RoundEntry
+
+    blank = RoundEntry(None, None, Result.ZERO_BYE)
+    return {pk: [blank if pk in annulled or e.opponent in annulled else e for e in h] for pk, h in hist.items()}
 
 
 def standings(t: Tournament, rounds: int | None = None) -> tuple[list[str], list[StandingRow], int]:

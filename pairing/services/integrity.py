@@ -56,7 +56,11 @@ def round_pairs(rnd: Round) -> Pairs:
 def engine_pairs(t: Tournament, number: int) -> Pairs:
     """The engine's pairing of round ``number`` on the rounds before it, with ``t``'s
     settings as they stand on the instance (a form may have changed them unsaved).
-    Raises :class:`~pairing.engine.NoLegalPairing`."""
+    Raises :class:`~pairing.engine.NoLegalPairing`.  A round robin's is its Berger table's."""
+    if t.round_robin:
+        from .roundrobin import table_pairs
+
+        return Pairs(*table_pairs(t, number))
     result = engine.pair_round(build_snapshot(t, number))
     return Pairs(tuple((b.white, b.black) for b in result.boards), result.bye)
 

@@ -30,6 +30,7 @@ from ..models import (
     Title,
     Tournament,
 )
+from ..reports.rating_change import official_rating
 from ..reports.standings import standings
 from ..warning_levels import Level, require
 from . import acceleration, integrity, restore
@@ -63,15 +64,6 @@ def integrity_lines(t: Tournament) -> tuple[str, ...]:
     """The ``###`` lines of the pairing-integrity events, oldest first (undone ones too:
     the undo has its own line after them)."""
     return tuple(e.report_line for e in IntegrityEvent.objects.filter(tournament=t).order_by("at", "pk"))
-
-
-def _fide_rating(p: Player) -> int | None:
-    """The FIDE rating of the 001 record: the official one when the player has one from
-    the lists (or typed as such); a rating typed in a tournament without FIDE/national
-    ratings is written as before; a provisional one never."""
-    if p.fide_rating is not None or p.national_rating is not None:
-        return p.fide_rating
-    return None if p.rating_provisional else p.rating
 
 
 def _national_records(t: Tournament, players: list[Player]) -> tuple[str, ...]:
@@ -124,7 +116,7 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
             sex={"m": "m", "f": "w"}.get(p.sex, ""),
             title=p.title,
             name=p.name,
-            rating=_fide_rating(p),
+            rating=official_rating(p),  # the FIDE rating, never a provisional one
             federation=p.federation,
             fide_id=p.fide_id,
             birth_date=p.birth_date.strftime("%Y/%m/%d") if p.birth_date else "",

@@ -21,7 +21,9 @@ def renumber(tournament: Tournament) -> None:
     none), then the order the tournament announced (FIDE id, oldest or youngest first;
     ``Tournament.tie_order``), then name.  Once frozen, existing players keep their relative order and a
     late entry is inserted at the first position where the rules rank them above
-    the player there; everyone from that position down moves one number down.
+    the player there; everyone from that position down moves one number down.  A round
+    robin whose Berger numbers were drawn by lot or given by hand keeps them (closing the
+    gap a deleted player leaves); a new player gets the next number.
     """
     players = list(tournament.player_set.all())
     if not players:
@@ -30,7 +32,11 @@ def renumber(tournament: Tournament) -> None:
     def key(p: Player) -> tuple:
         return Player.ranking_key(p, tournament.tie_order)
 
-    if tournament.ranking_frozen:
+    if tournament.round_robin and tournament.rr_numbers != "rating":
+        # Berger numbers drawn by lot or given by hand stay; a new player comes last
+        placed = sorted((p for p in players if p.tpn), key=lambda p: p.tpn)
+        order = placed + sorted((p for p in players if not p.tpn), key=key)
+    elif tournament.ranking_frozen:
         placed = sorted((p for p in players if p.tpn), key=lambda p: p.tpn)
         for late in sorted((p for p in players if not p.tpn), key=key):
             at = next(

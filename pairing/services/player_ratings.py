@@ -179,6 +179,7 @@ def initial_from(t: Tournament, picked: RatingEntry) -> dict:
         "fide_id": e.fide_id, "birth_year": e.birth_year, "fide_rating": found.fide_rating,
         "national_rating": found.national_rating, "national_id": found.national_id,
         "rating": rating, "rating_source": source, "list_rating": rating,
+        "k_factor": getattr(e, {"standard": "standard_k", "rapid": "rapid_k", "blitz": "blitz_k"}[t.rate_of_play]),
         "rating_provisional": rating is None,
     }, found
 

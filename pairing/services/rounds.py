@@ -27,7 +27,7 @@ from ..models import (
 )
 from ..warning_levels import Level, require
 from ..wording import counted
-from . import acceleration
+from . import acceleration, roundrobin
 from .numbering import renumber
 from .snapshot import build_snapshot
 
@@ -116,6 +116,12 @@ def pair_next_round(t: Tournament, user=None) -> Round:
         if isinstance(existing, Round):
             return existing
         number = existing
+        if Tournament.objects.get(pk=t.pk).round_robin:
+            t.refresh_from_db()
+            try:
+                return roundrobin.pair(t, number, user)
+            except roundrobin.NumbersRefused as exc:
+                raise PairingRefused(str(exc)) from exc
         snapshot = build_snapshot(t, number)
         present = len(snapshot.players) - len(snapshot.absent)
         if present < 2:
@@ -304,9 +310,9 @@ def discard_draft(tournament: Tournament, user=None, reason: str = "") -> bool:
         if draft is None:
             return False
         boards = draft.board_list()
-        Bye.objects.filter(
-            tournament=tournament, round_number=draft.number, kind=ByeKind.PAIRING
-        ).delete()
+        # the draft's PAB, and in a round robin the table's bye (a zero-point bye it made)
+        kinds = [ByeKind.PAIRING, ByeKind.ZERO] if Tournament.objects.get(pk=tournament.pk).round_robin else [ByeKind.PAIRING]
+        Bye.objects.filter(tournament=tournament, round_number=draft.number, kind__in=kinds).delete()
         draft_pk = draft.pk
         draft.delete()
         AuditEntry.log(

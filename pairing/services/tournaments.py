@@ -105,6 +105,8 @@ def save_settings(tournament: Tournament, save: Callable[[], Tournament], user, 
         changed = [f for f in before if before[f] != after[f]]
         if "acceleration" in changed and started:
             raise ValueError("Acceleration is fixed before round 1 and cannot change once round 1 is published.")
+        if started and {"system", "rr_cycles", "rr_reverse_last_two"} & set(changed):
+            raise ValueError("The pairing system and the round robin's cycles are fixed once round 1 is published.")
         if "rating_method" in changed:
             if started:
                 raise ValueError("The tournament rating method cannot change once round 1 is published.")

@@ -18,3 +18,12 @@ def points(value) -> str:
     except (InvalidOperation, ValueError, TypeError):
         return str(value)
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+@register.filter
+def at(sequence, index: int):
+    """``sequence[index]`` (a column kept beside the rows, e.g. the rating changes)."""
+    try:
+        return sequence[index]
+    except (IndexError, TypeError):
+        return None

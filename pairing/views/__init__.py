@@ -17,6 +17,7 @@ from .players import (
 )
 from .ratings import player_lookup, rating_check, rating_list_delete, rating_lists
 from .reports import aro_list, crosstable, player_card, standings, standings_csv, trf_export
+from .roundrobin import berger
 from .rounds import (
     absences,
     byes_grid,
@@ -39,6 +40,7 @@ from .tournaments import (
 )
 
 __all__ = [
+    "berger",
     "player_lookup",
     "rating_check",
     "rating_list_delete",

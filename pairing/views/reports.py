@@ -10,10 +10,11 @@ from django.views.decorators.http import require_GET
 
 from ..access import get_tournament_for_arbiter, get_tournament_for_viewer
 from ..models import Player, RoundStatus
-from ..reports import aro_chart, spreadsheet
+from ..reports import aro_chart, rating_change, spreadsheet
 from ..reports.aro import aro_list as aro_groups
 from ..reports.aro import aro_rounds, aro_spread
 from ..reports.crosstable import crosstable as crosstable_rows
+from ..reports.crosstable import square as square_crosstable
 from ..reports.player_card import player_card as card_of
 from ..reports.standings import adjourned_text, complete_rounds, open_adjourned
 from ..reports.standings import standings as standing_rows
@@ -65,10 +66,13 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         legend = [(tb.label, tb.description) for tb in parse_order(t.tiebreaks)]
     except ValueError:
         legend = []
+    changes, average = rating_change.for_tournament(t, asked)
+    rated = any(c.games for c in changes.values())
     return _render_live(
         request,
         "pairing/standings.html",
         {"t": t, "labels": labels, "rows": rows, "rounds": rounds, "legend": legend,
+         "changes": [changes.get(r.player.pk) for r in rows], "average_rating": average, "rated": rated,
          "round_choices": range(1, done + 1), "asked": asked, "polling": _polling(t, asked),
          "is_arbiter": t.is_arbiter(request.user), "adjourned": adjourned_text(open_adjourned(t, rounds))},
     )
@@ -81,12 +85,13 @@ def crosstable(request: HttpRequest, slug: str) -> HttpResponse:
     done = complete_rounds(t)
     asked = _round_asked(request, list(range(1, done + 1)))
     labels, rows, rounds = crosstable_rows(t, asked)
+    square_rows = square_crosstable(t, asked)[1] if t.round_robin else None
     return _render_live(
         request,
         "pairing/crosstable.html",
         {"t": t, "labels": labels, "rows": rows, "rounds": rounds, "round_numbers": range(1, rounds + 1),
          "round_choices": range(1, done + 1), "asked": asked, "polling": _polling(t, asked),
-         "is_arbiter": t.is_arbiter(request.user)},
+         "is_arbiter": t.is_arbiter(request.user), "square": square_rows},
     )
 
 

@@ -10,6 +10,7 @@ import http.server
 import io
 import threading
 import zipfile
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -438,3 +439,50 @@ def test_benchmark_generator_writes_a_list_the_loader_reads(db, tmp_path):
         rl = load_list(f, path.name, kind="fide")
     assert rl.players == 3000
     assert sum(bool(search(q, [rl])) for q in queries(sample, 40)) >= 35
+
+
+# ---------------------------------------------------------------- rating change
+
+
+def test_rating_change_per_game_with_the_400_point_rule_on_the_card_and_in_the_standings(anon_client, tournament):
+    """K 20 (a 2000 player): a win against 1800 expects 0.76 -> +4.8; a loss to 2600
+    counts the difference as 400 (expects 0.08, not 0.02) -> -1.6.  Total +3.2."""
+    from pairing.models import GameResult
+    from pairing.reports import rating_change
+
+    Tournament.objects.filter(pk=tournament.pk).update(public=True, rounds=2)
+    me = Player.objects.create(tournament=tournament, name="Me, Mo", rating=2000, fide_rating=2000, k_factor=20)
+    low = Player.objects.create(tournament=tournament, name="Low, Lu", rating=1800, fide_rating=1800, k_factor=40)
+    high = Player.objects.create(tournament=tournament, name="High, Hi", rating=2600, fide_rating=2600)
+    new = Player.objects.create(tournament=tournament, name="New, Nu", rating=1000, rating_provisional=True)
+    from pairing.services.numbering import renumber
+    from pairing.services.results import record_result
+    from pairing.services.rounds import pair_next_round, publish
+
+    renumber(tournament)
+    hist = {me.pk: [], low.pk: [], high.pk: [], new.pk: []}
+    from pairing.engine import Colour, Result, RoundEntry
+
+    hist[me.pk] = [RoundEntry(low.pk, Colour.WHITE, Result.WIN), RoundEntry(high.pk, Colour.BLACK, Result.LOSS)]
+    hist[low.pk] = [RoundEntry(me.pk, Colour.BLACK, Result.LOSS), RoundEntry(new.pk, Colour.WHITE, Result.WIN)]
+    hist[high.pk] = [RoundEntry(new.pk, Colour.WHITE, Result.FORFEIT_WIN), RoundEntry(me.pk, Colour.WHITE, Result.WIN)]
+    hist[new.pk] = [RoundEntry(high.pk, Colour.BLACK, Result.FORFEIT_LOSS), RoundEntry(low.pk, Colour.BLACK, Result.LOSS)]
+    got = rating_change.changes([me, low, high, new], hist)
+    assert [(g.expected, g.change) for g in got[me.pk].games] == [(Decimal("0.76"), Decimal("4.8")),
+                                                                  (Decimal("0.08"), Decimal("-1.6"))]
+    assert got[me.pk].total == Decimal("3.2")
+    assert [g.change for g in got[low.pk].games] == [Decimal("-9.6")]  # K 40; the unrated opponent's game is not rated
+    assert got[high.pk].games == (got[high.pk].games[0],) and got[high.pk].k_assumed  # the forfeit is not rated
+    assert got[new.pk].games == () and got[new.pk].rating is None
+    assert rating_change.average_rating([me, low, high, new]) == 2133  # (2000 + 1800 + 2600) / 3
+
+    # through the pages: one real round
+    rnd = pair_next_round(tournament)
+    publish(rnd)
+    for g in rnd.games():
+        record_result(g, GameResult.WHITE_WINS)
+    page = anon_client.get(reverse("pairing:standings", args=[tournament.slug])).content.decode()
+    assert "Rtg ±" in page and 'id="average-rating"' in page and "Average rating 2133" in page
+    assert [(g.white.name, g.black.name) for g in rnd.games()][0] == ("High, Hi", "Low, Lu")  # 1-3
+    card = anon_client.get(reverse("pairing:player_card", args=[tournament.slug, 1])).content.decode()
+    assert 'id="rating-change"' in card and "K 20, assumed" in card

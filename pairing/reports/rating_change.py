@@ -1,0 +1,96 @@
+"""Rating change per game and per player (FIDE Rating Regulations B.02 8.3): for each
+rated game between two players with a FIDE rating, K x (W - We), We from the table of
+expected scores (B.02 8.1.2) with a rating difference of more than 400 points counted as
+400.  K is the player's K in the list (the rate of play's); 20 when the list gave none
+(shown as assumed).  Forfeits, unrated results (a game under one move), byes and
+adjourned games are not rated.  Figures to one decimal, as FIDE's rating reports show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from ..engine import Result
+from ..models import Player
+from ..tiebreak_data import expected_hundredths
+
+DEFAULT_K = 20
+CAP = 400
+_SCORE = {Result.WIN: Decimal(1), Result.DRAW: Decimal("0.5"), Result.LOSS: Decimal(0)}
+TENTH = Decimal("0.1")
+
+
+def official_rating(p: Player) -> int | None:
+    """The FIDE rating the report carries: the list's (or typed as FIDE rating); a
+    rating typed in a tournament without official ratings counts; a provisional one never."""
+    if p.fide_rating is not None or p.national_rating is not None:
+        return p.fide_rating
+    return None if p.rating_provisional else p.rating
+
+
+@dataclass(frozen=True)
+class GameChange:
+    round: int
+    opponent: Player
+    opponent_rating: int
+    score: Decimal
+    expected: Decimal
+    change: Decimal
+
+
+@dataclass(frozen=True)
+class PlayerChange:
+    rating: int | None
+    k: int
+    k_assumed: bool
+    games: tuple[GameChange, ...]
+
+    @property
+    def total(self) -> Decimal:
+        return sum((g.change for g in self.games), Decimal(0)).quantize(TENTH, ROUND_HALF_UP)
+
+
+def expected(rating: int, opponent: int) -> Decimal:
+    diff = max(-CAP, min(CAP, rating - opponent))
+    return Decimal(expected_hundredths(diff)) / 100
+
+
+def changes(players: list[Player], hist: dict) -> dict[int, PlayerChange]:
+    """``{player pk: PlayerChange}`` for the histories of the standings."""
+    by_pk = {p.pk: p for p in players}
+    out = {}
+    for p in players:
+        mine = official_rating(p)
+        k = p.k_factor or DEFAULT_K
+        games = []
+        if mine is not None:
+            for number, e in enumerate(hist[p.pk], start=1):
+                if e.opponent is None or e.result not in _SCORE:
+                    continue
+                opp = by_pk.get(e.opponent)
+                theirs = official_rating(opp) if opp else None
+                if theirs is None:
+                    continue
+                we = expected(mine, theirs)
+                games.append(GameChange(number, opp, theirs, _SCORE[e.result], we,
+                                        (k * (_SCORE[e.result] - we)).quantize(TENTH, ROUND_HALF_UP)))
+        out[p.pk] = PlayerChange(mine, k, p.k_factor is None, tuple(games))
+    return out
+
+
+def average_rating(players: list[Player]) -> int | None:
+    """The tournament's average rating: the mean official rating of the rated players,
+    rounded half up."""
+    rated = [r for r in (official_rating(p) for p in players) if r is not None]
+    if not rated:
+        return None
+    return int((Decimal(sum(rated)) / len(rated)).to_integral_value(ROUND_HALF_UP))
+
+
+def for_tournament(t, rounds: int | None = None) -> tuple[dict[int, PlayerChange], int | None]:
+    """Every player's rating change over the complete rounds (as the standings count
+    them), and the tournament's average rating."""
+    from .standings import standings_table
+
+    table = standings_table(t, rounds)
+    return changes(table.players, table.hist), average_rating(table.players)
