@@ -117,8 +117,8 @@ def test_every_number_on_the_standings_page(anon_client, tournament, six):
     html = anon_client.get(reverse("pairing:standings", args=[tournament.slug])).content.decode()
     assert "after round 3" in html
     assert re.search(r"<th>Pts</th><th>BH-C1</th><th>BH</th><th>SB</th>", html)
-    # Rk, No, Title, Name, Rtg, Fed, Pts, BH-C1, BH, SB
-    assert cells(html, "standings") == [
+    # Rk, No, Title, Name, Rtg, Fed, Pts, BH-C1, BH, SB (then Rtg ±, below)
+    assert [row[:10] for row in cells(html, "standings")] == [
         ["1", "1", "", "Alayer, A", "2000", "", "3", "3.5", "4.0", "4.00"],
         ["2", "2", "", "Blayer, B", "1900", "", "2", "4.5", "5.5", "2.50"],
         ["3", "4", "", "Dlayer, D", "1700", "", "1.5", "4.0", "5.5", "1.75"],
@@ -128,6 +128,9 @@ def test_every_number_on_the_standings_page(anon_client, tournament, six):
     ]
     # rough edge 8 (issue 21): each tie-break column has one number of decimals, the
     # fewest that show all its values ("4.0" beside "5.5", never "4" beside "3.50")
+    # Rating change (K 20 assumed): A (2000) beat D (1700), B (1900), C (1800):
+    # 20 x ((1 - 0.85) + (1 - 0.64) + (1 - 0.76)) = +15.0
+    assert cells(html, "standings")[0][10] == "+15.0"
 
 
 def test_standings_after_an_earlier_round(anon_client, tournament, six):
