@@ -33,7 +33,7 @@ from ..models import (
 from ..reports.rating_change import official_rating
 from ..reports.standings import standings
 from ..warning_levels import Level, require
-from . import acceleration, integrity, restore
+from . import acceleration, integrity, restore, trf_records
 from .forbidden_pairs import forbidden_pair_names
 from .numbering import renumber
 from .snapshot import absent_ids, histories, point_system
@@ -144,6 +144,9 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
                 ids = ahead.setdefault((ByeKind.ZERO.value, number), [])
                 if p.tpn not in ids:
                     ids.append(p.tpn)
+    forbidden = frozenset(
+        frozenset(tpn[pk] for pk in pair) for pair in ForbiddenPair.objects.filter(tournament=t).engine_pairs()
+    )
     deputies = tuple(u.get_full_name() or u.get_username() for u in t.deputies.order_by("username"))
     owner = t.owner.get_full_name() or t.owner.get_username()
     tournament = trf_module.TrfTournament(
@@ -160,14 +163,14 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
         points=ps,
         players=trf_players,
         absent_next=absent,
-        extra_lines=((f"202 {_tiebreak_record(t.tiebreaks)}",) if t.tiebreaks.strip() else ())
+        extra_lines=trf_records.records(t, players, list(t.published_rounds().filter(number__lte=played)), ps,
+                                        _tiebreak_record(t.tiebreaks) if t.tiebreaks.strip() else "")
         + tuple(trf_module.bye_record(kind, number, ids) for (kind, number), ids in ahead.items())
         + tuple(acceleration.trf_records(t, tpn))
+        + trf_records.forbidden_records(forbidden, next_round, t.rounds)
         + _national_records(t, players)
         + (integrity_lines(t) if integrity else ()),
-        forbidden=frozenset(
-            frozenset(tpn[pk] for pk in pair) for pair in ForbiddenPair.objects.filter(tournament=t).engine_pairs()
-        ),
+        forbidden=forbidden,
     )
     return trf_module.dump_trf(tournament)
 

@@ -226,7 +226,7 @@ def test_a_point_system_this_application_cannot_keep_is_refused(chief_client, ch
 
 
 def test_more_rounds_than_a_tournament_can_have_is_refused(chief_client, chief, tournament, players):
-    text = interchange.export_trf(tournament).replace("XXR 5", "XXR 150")
+    text = interchange.export_trf(tournament).replace("XXR 5", "XXR 150").replace("142 5\n", "142 150\n")
     fresh, response = _import(chief_client, chief, text)
     assert response.status_code == 400
     assert "The file gives 150 rounds; a tournament has 1 to 99." in response.content.decode()

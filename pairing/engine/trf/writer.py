@@ -100,10 +100,23 @@ def acceleration_records(acceleration: Iterable[Acceleration]) -> list[str]:
     return lines
 
 
+def scoring_record(ps: PointSystem) -> str:
+    """TRF-2026 162 when it can say ``ps``: one value per code (W also forfeit win and
+    full-point bye, D also the half-point bye, A the zero-point bye and forfeit loss, P
+    the pairing-allocated bye); '' otherwise (XXS can)."""
+    if ps.forfeit_win != ps.win or ps.full_bye != ps.win or ps.half_bye != ps.draw:
+        return ""
+    if ps.zero_bye != ps.forfeit_loss:
+        return ""
+    parts = [("W", ps.win), ("D", ps.draw), ("L", ps.loss), ("A", ps.zero_bye), ("P", ps.pairing_bye)]
+    return ("162  " + "".join(f"{code}{value:4.1f}    " for code, value in parts)).rstrip()
+
+
 def dump_trf(t: TrfTournament) -> str:
     """Write ``t`` as TRF-16 text with ``\\n`` line ends (CR is optional in practice).
 
-    Order: header tags, the other lines kept verbatim, players by starting rank, then
+    Order: header tags (with TRF-2026 142, 152 and, for a scoring other than the
+    default, 162), the other lines kept verbatim, players by starting rank, then
     ``XXR``, ``XXC``, ``XXS`` (always, all keys), ``XXP`` (one per pair), ``XXZ``.
     Text longer than its columns (a name over 33 characters) is cut to fit.
     """
@@ -123,6 +136,14 @@ def dump_trf(t: TrfTournament) -> str:
         out.append(f"112 {one_line(d)}")
     if t.time_control:
         out.append(f"122 {one_line(t.time_control)}")
+    # TRF-2026 beside the engines' XXR/XXC/XXS below (the reader takes either, and both
+    # when they agree): rounds, initial colour, and the scoring when it is not the default
+    if t.total_rounds is not None:
+        out.append(f"142 {t.total_rounds}")
+    if t.initial_colour is not None:
+        out.append("152 " + ("W" if t.initial_colour is Colour.WHITE else "B"))
+    if t.points != PointSystem() and (line := scoring_record(t.points)):
+        out.append(line)
     out.extend(one_line(line) for line in t.extra_lines)
     for p in sorted(t.players, key=lambda q: q.id):
         out.append(_player_line(p))

@@ -1,0 +1,64 @@
+"""The TRF-2026 tournament records a report carries beyond the header lines (C.04 Annex 2,
+version 2026): numbers of players (062, 072), type (092), the round dates (132, mandatory
+for rating), the program (182), the
+tie-breaks (202) and those that define the standings (212), and the encoded time
+control (222); and 260 records for the forbidden pairs.
+
+Rounds (142), initial colour (152) and scoring (162) are written by the engine's TRF
+writer from the same fields as XXR, XXC and XXS.  :func:`records` lists the others in
+tag order.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils import timezone
+
+from ..engine import PointSystem
+from ..models import Player, Round, Tournament
+
+PROGRAM = "Dubov arbiter (FIDE Dubov system, C.04.4.1)"
+_TC = re.compile(r"^\s*(\d{1,3})\s*(?:'|’|m|min|minutes)?\s*(?:\+\s*(\d{1,3})\s*(?:\"|”|s|sec|seconds)?)?\s*$", re.I)
+
+
+def round_dates(rounds: list[Round]) -> str:
+    """132: YY/MM/DD of each round in the file (the day it was published, local time),
+    round 1 in columns 92-99, round 2 in 102-109 ..."""
+    line = "132" + " " * 88
+    for r in rounds:
+        when = r.published_at or r.created
+        line += timezone.localtime(when).strftime("%y/%m/%d") + "  "
+    return line.rstrip()
+
+
+def time_control(text: str) -> str:
+    """222 for the simple forms arbiters type: "90+30", "90'+30\"", "90 min + 30 s" ->
+    "5400+30"; "60" -> "3600"; '' when the text is not one of them."""
+    m = _TC.match(text or "")
+    if not m:
+        return ""
+    seconds = int(m.group(1)) * 60
+    return f"{seconds}+{int(m.group(2))}" if m.group(2) else str(seconds)
+
+
+def records(t: Tournament, players: list[Player], rounds: list[Round], ps: PointSystem, tiebreaks: str) -> tuple[str, ...]:
+    rated = sum(1 for p in players if (p.fide_rating is not None) or (p.national_rating is None and not p.rating_provisional))
+    lines = [f"062 {len(players)}", f"072 {rated}",
+             "092 Individual: " + ("round robin (Berger tables)" if t.round_robin else "Swiss system (FIDE Dubov)")]
+    if rounds:
+        lines.append(round_dates(rounds))
+    lines.append(f"182 {PROGRAM}")
+    if tiebreaks:
+        lines += [f"202 {tiebreaks}", f"212 PTS, {tiebreaks}"]
+    if tc := time_control(t.time_control):
+        lines.append(f"222 {tc}")
+    return tuple(lines)
+
+
+def forbidden_records(pairs, first: int, last: int) -> tuple[str, ...]:
+    """TRF-2026 260 records for the forbidden pairs (starting ranks), for the rounds
+    still to pair (the file keeps XXP lines for the engines that read those)."""
+    if first > last:
+        return ()
+    return tuple(f"260 {first:3d} {last:3d} {a:4d} {b:4d}" for a, b in sorted(tuple(sorted(p)) for p in pairs))
