@@ -873,3 +873,23 @@ def test_matches_the_literal_implementation_on_generated_tournaments(seed, n, ro
     got = compute(t, parse_order(" ".join(names)))
     for k, name in enumerate(names):
         assert {pid: v[k] for pid, v in got.items()} == expected[name], name
+
+
+def test_rtng_ranks_the_higher_rating_first_and_tpn_the_lower_number_first():
+    """Three players who drew all their games (a round robin of 3, one round each sits
+    out): equal on points.  RTNG puts the 2100 player first; TPN puts number 1 first
+    whatever the rating (C.07: TPN is ranked ascending)."""
+    bye = RoundEntry(None, None, Result.ZERO_BYE)
+    h = {
+        1: (bye, RoundEntry(2, Colour.WHITE, Result.DRAW), RoundEntry(3, Colour.BLACK, Result.DRAW)),
+        2: (RoundEntry(3, Colour.WHITE, Result.DRAW), RoundEntry(1, Colour.BLACK, Result.DRAW), bye),
+        3: (RoundEntry(2, Colour.BLACK, Result.DRAW), bye, RoundEntry(1, Colour.WHITE, Result.DRAW)),
+    }
+    ratings = {1: 1900, 2: 2100, 3: 2000}
+    t = TBTournament(tuple(TBPlayer(i, ratings[i], h[i], i) for i in (1, 2, 3)), 3, round_robin=True)
+    by_rating = standings(t, parse_order("RTNG"))
+    assert [(r.rank, r.id) for r in by_rating] == [(1, 2), (2, 3), (3, 1)]
+    assert [r.tiebreaks[0] for r in by_rating] == [2100, 2000, 1900]
+    by_number = standings(t, parse_order("TPN, RTNG"))
+    assert [(r.rank, r.id) for r in by_number] == [(1, 1), (2, 2), (3, 3)]
+    assert [r.tiebreaks[0] for r in by_number] == [1, 2, 3]

@@ -60,7 +60,7 @@ def engine_pairs(t: Tournament, number: int) -> Pairs:
     if t.round_robin:
         from .roundrobin import table_pairs
 
-        return Pairs(*table_pairs(t, number))
+        return Pairs(table_pairs(t, number)[0], None)  # the table's bye sits out: not a PAB
     result = engine.pair_round(build_snapshot(t, number))
     return Pairs(tuple((b.white, b.black) for b in result.boards), result.bye)
 

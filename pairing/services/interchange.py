@@ -289,13 +289,18 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         if tiebreak_list is not None:
             t.tiebreaks = tiebreak_list
         t.acceleration = AccelerationMethod.BAKU if baku else AccelerationMethod.NONE
+        if _round_robin_file(data):
+            # the starting ranks are the Berger numbers the rounds were paired with
+            t.system, t.rr_numbers = "round-robin", "hand"
+            per_cycle = len(data.players) - 1 + len(data.players) % 2
+            t.rr_cycles = 2 if t.rounds == 2 * per_cycle else 1
         t.save()
         ordered = sorted(data.players, key=lambda q: q.id)
         rows = Player.objects.bulk_create(
             [
                 Player(
                     tournament=t,
-                    tpn=p.id if t.ranking_frozen else None,
+                    tpn=p.id if t.ranking_frozen or t.round_robin else None,
                     title=p.title.upper(),
                     name=p.name.strip()[:33],
                     rating=p.rating if p.rating else provisional_rating,
@@ -383,6 +388,12 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         for number, line, found in differing:
             integrity.record(t, IntegrityKind.IMPORT, number, line, user, detail=" ".join(found), point=point)
     return len(created)
+
+
+def _round_robin_file(data) -> bool:
+    """The file's type (092) says round robin (as this program writes it, and as most do)."""
+    kind = next((line[3:].strip().lower() for line in data.extra_lines if line[:3] == "092"), "")
+    return "round robin" in kind or "round-robin" in kind
 
 
 def _read_tiebreak_record(data, problems: list) -> str | None:

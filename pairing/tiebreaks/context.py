@@ -229,6 +229,10 @@ class _Context:
 
     def column(self, tb: TieBreak) -> list[Value]:
         base, low, high = _SPEC[tb]
+        if base == "RTNG":
+            return [p.rating for p in self.t.players]
+        if base == "TPN":
+            return [p.tpn for p in self.t.players]
         if base in ("BH", "SB", "KS"):
             return self.opponent_sum(base, low, high)
         if base == "FB":

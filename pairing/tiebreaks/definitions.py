@@ -103,6 +103,8 @@ class TieBreak(enum.Enum):
     APRO = "APRO"
     PTP = "PTP"
     APPO = "APPO"
+    RTNG = "RTNG"
+    TPN = "TPN"
 
     @property
     def label(self) -> str:
@@ -143,7 +145,12 @@ _BASE_DESCRIPTIONS = {
     "APRO": "Average of the opponents' performance ratings (C.07 10.4)",
     "PTP": "Perfect tournament performance: lowest rating whose expected score reaches the score over the board (C.07 10.3)",
     "APPO": "Average of the opponents' perfect performances (C.07 10.5)",
+    "RTNG": "The player's rating: the higher ranks first (C.07, round robins and team events)",
+    "TPN": "The tournament pairing number: the lower ranks first (C.07)",
 }
+
+# tie-breaks where the lower value ranks first
+ASCENDING = frozenset({"TPN"})
 
 # tie-break -> (base system, values cut from the bottom, values cut from the top)
 _SPEC: dict[TieBreak, tuple[str, int, int]] = {}

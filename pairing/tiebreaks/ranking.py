@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .context import _ZERO, _Context, _validate
-from .definitions import StandingRow, TBTournament, TieBreak, Value
+from .definitions import ASCENDING, StandingRow, TBTournament, TieBreak, Value
 
 # ---------------------------------------------------------------- direct encounter
 
@@ -89,7 +89,8 @@ def compute(t: TBTournament, order: Sequence[TieBreak]) -> dict[int, tuple[Value
 
 
 def standings(t: TBTournament, order: Sequence[TieBreak]) -> list[StandingRow]:
-    """Players sorted by points, then by each tie-break (higher is better), then by TPN/id.
+    """Players sorted by points, then by each tie-break (higher is better; TPN lower), then
+    by TPN/id.
 
     Players equal on points and every tie-break share a rank (1, 2, 2, 4 ...).
     """
@@ -97,7 +98,9 @@ def standings(t: TBTournament, order: Sequence[TieBreak]) -> list[StandingRow]:
     rows = []
     for i, p in enumerate(t.players):
         rows.append((ctx.face[i], tuple(col[i] for col in columns), p))
-    rows.sort(key=lambda row: (tuple(-v for v in (row[0], *row[1])), row[2].tpn, row[2].id))
+    # higher is better, except for a tie-break ranked the other way (TPN)
+    signs = [1 if tb.base in ASCENDING else -1 for tb in order]
+    rows.sort(key=lambda row: (-row[0], *(s * v for s, v in zip(signs, row[1], strict=True)), row[2].tpn, row[2].id))
     result: list[StandingRow] = []
     for position, (points, values, p) in enumerate(rows, start=1):
         if result and result[-1].points == points and result[-1].tiebreaks == values:

@@ -202,3 +202,26 @@ def test_the_berger_page_is_for_the_tournaments_arbiters(client, stranger_client
     assert deputy_client.get(url).status_code == 200
     Tournament.objects.filter(pk=tournament.pk).update(system="dubov")
     assert deputy_client.get(url).status_code == 404
+
+
+def test_a_round_robin_is_exported_and_imported_as_one(chief, tournament):
+    """The file says round robin (092); its starting ranks are the Berger numbers (drawn
+    by lot here), kept by the import, and the next round is the table's."""
+    from pairing.services import interchange
+
+    _rr(tournament, cycles=2)
+    add_players(tournament, 5)
+    roundrobin.by_lot(tournament)
+    tournament.refresh_from_db()
+    play_round(tournament)
+    play_round(tournament)
+    text = interchange.export_trf(tournament)
+    assert "092 Individual: round robin (Berger tables)" in text
+    fresh = Tournament.objects.create(slug="again", name="Again", owner=chief)
+    interchange.import_trf(fresh, text)
+    fresh.refresh_from_db()
+    assert (fresh.system, fresh.rr_cycles, fresh.rr_numbers, fresh.rounds) == ("round-robin", 2, "hand", 10)
+    by_name = {p.name: p.tpn for p in Player.objects.filter(tournament=tournament)}
+    assert {p.name: p.tpn for p in Player.objects.filter(tournament=fresh)} == by_name
+    assert not fresh.integrityevent_set.exists()  # the imported rounds are the table's
+    assert _pairs(pair_next_round(fresh)) == _pairs(pair_next_round(tournament))
