@@ -351,12 +351,18 @@ def public_standings(slug: str) -> str:
     return text
 
 
+DATA_RECORDS = ("001", "XXR", "XXC", "XXS", "XXP", "XXZ", "240")
+
+
 def fingerprint(browser: Browser, slug: str) -> str:
-    """The tournament's whole data: its TRF export (players, games, results, byes)."""
+    """The tournament's whole data as its TRF export gives it: the player lines (players,
+    games, results, byes) and the engines' records of rounds, colour, points, forbidden
+    pairs and absences.  The tournament records around them (092, 132, 182 ...) are
+    left out: a new release may write more of them from the same data."""
     status, text = browser.get(f"/t/{slug}/export.trf")
     if status != 200:
         raise StackFailed(f"export of {slug}: {status}")
-    return "\n".join(line for line in text.splitlines() if not line.startswith("092"))
+    return "\n".join(line for line in text.splitlines() if line.startswith(DATA_RECORDS))
 
 
 # --- the checks ---------------------------------------------------------------------------
