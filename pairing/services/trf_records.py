@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from ..engine import PointSystem
 from ..models import Player, Round, Tournament
+from ..reports.rating_change import official_rating
 
 PROGRAM = "Dubov arbiter (FIDE Dubov system, C.04.4.1)"
 _TC = re.compile(r"^\s*(\d{1,3})\s*(?:'|’|m|min|minutes)?\s*(?:\+\s*(\d{1,3})\s*(?:\"|”|s|sec|seconds)?)?\s*$", re.I)
@@ -43,7 +44,7 @@ def time_control(text: str) -> str:
 
 
 def records(t: Tournament, players: list[Player], rounds: list[Round], ps: PointSystem, tiebreaks: str) -> tuple[str, ...]:
-    rated = sum(1 for p in players if (p.fide_rating is not None) or (p.national_rating is None and not p.rating_provisional))
+    rated = sum(1 for p in players if official_rating(p) is not None)
     lines = [f"062 {len(players)}", f"072 {rated}",
              "092 Individual: " + ("round robin (Berger tables)" if t.round_robin else "Swiss system (FIDE Dubov)")]
     if rounds:
