@@ -86,11 +86,3 @@ def average_rating(players: list[Player]) -> int | None:
         return None
     return int((Decimal(sum(rated)) / len(rated)).to_integral_value(ROUND_HALF_UP))
 
-
-def for_tournament(t, rounds: int | None = None) -> tuple[dict[int, PlayerChange], int | None]:
-    """Every player's rating change over the complete rounds (as the standings count
-    them), and the tournament's average rating."""
-    from .standings import standings_table
-
-    table = standings_table(t, rounds)
-    return changes(table.players, table.hist), average_rating(table.players)

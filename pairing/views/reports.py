@@ -16,8 +16,7 @@ from ..reports.aro import aro_rounds, aro_spread
 from ..reports.crosstable import crosstable as crosstable_rows
 from ..reports.crosstable import square as square_crosstable
 from ..reports.player_card import player_card as card_of
-from ..reports.standings import adjourned_text, complete_rounds, open_adjourned
-from ..reports.standings import standings as standing_rows
+from ..reports.standings import adjourned_text, complete_rounds, open_adjourned, standings_table
 from ..services.interchange import export_trf
 from ..tiebreaks import parse_order
 
@@ -61,12 +60,14 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_viewer(request, slug)
     done = complete_rounds(t)
     asked = _round_asked(request, list(range(1, done + 1)))
-    labels, rows, rounds = standing_rows(t, asked)
+    table = standings_table(t, asked)  # once: the rows and the rating changes come from it
+    labels, rows, rounds = table.labels, table.rows, table.rounds
     try:
         legend = [(tb.label, tb.description) for tb in parse_order(t.tiebreaks)]
     except ValueError:
         legend = []
-    changes, average = rating_change.for_tournament(t, asked)
+    changes = rating_change.changes(table.players, table.hist)
+    average = rating_change.average_rating(table.players)
     rated = any(c.games for c in changes.values())
     return _render_live(
         request,
