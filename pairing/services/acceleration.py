@@ -66,14 +66,10 @@ def virtual_points(t: Tournament, players: list[Player] | None = None) -> tuple[
 
 def round_virtual_points(t: Tournament, round_number: int) -> dict[int, object]:
     """``{player id: virtual points}`` carried into ``round_number`` (only players who
-    have some)."""
+    have some), as the engine counts them."""
     records = virtual_points(t)
-    out = {}
-    for a in records:
-        if a.first_round <= round_number <= a.last_round:
-            for pid in a.players:
-                out[pid] = out.get(pid, 0) + a.points
-    return out
+    players = set().union(*(a.players for a in records)) if records else set()
+    return {pid: v for pid in players if (v := engine.virtual_points(records, pid, round_number))}
 
 
 def fix_group_a(t: Tournament) -> None:
