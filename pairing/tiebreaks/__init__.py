@@ -1,4 +1,5 @@
-"""Tie-breaks of the FIDE Play-off and Tie-break Regulations (C.07, 2023 text), individual events.
+"""Tie-breaks of the FIDE Play-off and Tie-break Regulations (C.07; the 2023/2024 text and the
+1 March 2026 text), individual events.
 
 Pure Python, no Django: the input is a :class:`TBTournament` (ids, ratings and the
 round-by-round :class:`~pairing.engine.model.RoundEntry` history of every player, with
@@ -37,10 +38,25 @@ as, and every column except direct encounter), :mod:`.ranking` (direct encounter
 :func:`compute`, :func:`standings`).
 """
 
-from .definitions import StandingRow, TBPlayer, TBTournament, TieBreak, TieBreakError, Value, parse_order
-from .ranking import compute, standings, without
+from .definitions import (
+    RULES_2023,
+    RULES_2026,
+    StandingRow,
+    TBPlayer,
+    TBTournament,
+    TieBreak,
+    TieBreakError,
+    Unrated,
+    Value,
+    parse_order,
+)
+from .ranking import applicable, compute, standings, without
 
 __all__ = [
+    "RULES_2023",
+    "RULES_2026",
+    "Unrated",
+    "applicable",
     "StandingRow",
     "TBPlayer",
     "TBTournament",

@@ -10,7 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from pairing.engine.model import Colour, Result, RoundEntry
 from pairing.tiebreak_data import EXPECTED_BY_DIFFERENCE, dp_for_percent
 
-from .definitions import _SPEC, TBPlayer, TBTournament, TieBreak, TieBreakError, Value
+from .definitions import _SPEC, RULES_2026, TBPlayer, TBTournament, TieBreak, TieBreakError, Unrated, Value
 
 _ZERO = Decimal(0)
 _CENT = Decimal("0.01")
@@ -115,6 +115,18 @@ class _Context:
             self.avail.append(avail)
             self.face.append(face)
             self.as_opp.append(adjusted)
+        self.rating = _ratings(t)
+        # rating of each player in each round (events over 30 days: that round's rating)
+        if t.ratings_per_round:
+            self.rating_at = [
+                [
+                    (p.round_ratings[r] if r < len(p.round_ratings) and p.round_ratings[r] else None) or self.rating[k]
+                    for r in range(t.rounds)
+                ]
+                for k, p in enumerate(t.players)
+            ]
+        else:
+            self.rating_at = None
         self._cache: dict[object, list[Value]] = {}
         self._fore: _Context | None = None
         self._items_cache: list[list[tuple[Decimal, Decimal, bool]]] | None = None
@@ -122,12 +134,26 @@ class _Context:
     # ------------------------------------------------------------ opponent-based
 
     def _items(self, i: int) -> list[tuple[Decimal, Decimal, bool]]:
-        """(opponent value, points scored, VUR) per round: real opponent or dummy (16.4)."""
+        """(opponent value, points scored, VUR) per round: real opponent or dummy (16.4).
+
+        The dummy opponent has the player's own score; under the 2026 text that score is
+        capped (16.4.1, 16.4.2): for a forfeit at the scheduled opponent's score as their
+        opponents see it, for a round without an opponent at a draw per round (half the
+        maximum score of the rounds counted).
+        """
         if self._items_cache is None:
             as_opp, face = self.as_opp, self.face
+            capped = self.t.rules >= RULES_2026
+            half = self.t.points.draw * self.t.rounds
+
+            def dummy(k: int, j: int) -> Decimal:
+                if not capped:
+                    return face[k]
+                return min(face[k], as_opp[j] if j >= 0 else half)
+
             self._items_cache = [
                 [
-                    (as_opp[j], p, False) if game else (face[k], p, not available)
+                    (as_opp[j], p, False) if game else (dummy(k, j), p, not available)
                     for j, p, game, available in zip(
                         self.opp[k], self.pts[k], self.otb[k], self.avail[k], strict=True
                     )
@@ -169,6 +195,15 @@ class _Context:
             for i, p in enumerate(self.t.players)
         ]
 
+    def standard_points(self) -> list[Value]:
+        """STD (C.07 2026): each round's points read as 1 (more than a draw), ½ (a
+        draw's worth) or 0, whatever the tournament's point system."""
+        draw, half = self.t.points.draw, Decimal("0.5")
+        return [
+            sum((Decimal(1) if p > draw else half if p == draw else _ZERO for p in self.pts[i]), _ZERO)
+            for i in range(self.n)
+        ]
+
     def progressive(self, low: int) -> list[Value]:
         column: list[Value] = []
         for i in range(self.n):
@@ -185,12 +220,20 @@ class _Context:
     def _met(self, i: int) -> list[int]:
         return [j for r, j in enumerate(self.opp[i]) if self.otb[i][r]]
 
-    def aro(self, low: int = 0) -> list[Value]:
-        key = ("ARO", low)
+    def _opponent_ratings(self, i: int) -> list[int]:
+        """The ratings of the opponents met over the board: the rating each had in the
+        round of the game for an event rated per round, else the first (C.07 10)."""
+        if self.rating_at is None:
+            return [self.rating[j] for j in self._met(i)]
+        return [self.rating_at[j][r] for r, j in enumerate(self.opp[i]) if self.otb[i][r]]
+
+    def aro(self, low: int = 0, high: int = 0) -> list[Value]:
+        key = ("ARO", low, high)
         if key not in self._cache:
             column: list[Value] = []
             for i in range(self.n):
-                ratings = sorted(self.t.players[j].rating for j in self._met(i))[low:]
+                ratings = sorted(self._opponent_ratings(i))
+                ratings = ratings[low:len(ratings) - high]
                 column.append(_round_average(ratings))
             self._cache[key] = column
         return self._cache[key]
@@ -217,8 +260,7 @@ class _Context:
         if "PTP" not in self._cache:
             column: list[Value] = []
             for i in range(self.n):
-                ratings = [self.t.players[j].rating for j in self._met(i)]
-                column.append(_perfect_performance(ratings, self._half_points_otb(i)))
+                column.append(_perfect_performance(self._opponent_ratings(i), self._half_points_otb(i)))
             self._cache["PTP"] = column
         return self._cache["PTP"]
 
@@ -230,9 +272,11 @@ class _Context:
     def column(self, tb: TieBreak) -> list[Value]:
         base, low, high = _SPEC[tb]
         if base == "RTNG":
-            return [p.rating for p in self.t.players]
+            return list(self.rating)
         if base == "TPN":
             return [p.tpn for p in self.t.players]
+        if base == "STD":
+            return self.standard_points()
         if base in ("BH", "SB", "KS"):
             return self.opponent_sum(base, low, high)
         if base == "FB":
@@ -244,7 +288,7 @@ class _Context:
         if base == "PS":
             return self.progressive(low)
         if base == "ARO":
-            return self.aro(low)
+            return self.aro(low, high)
         if base == "TPR":
             return self.tpr()
         if base == "APRO":
@@ -264,9 +308,24 @@ _COUNTERS = {
     "BWG": lambda c, i, r, e: c.otb[i][r] and c.code[i][r] in _WON_CODES and e.colour is Colour.BLACK,
     # 7.3: played over the board with Black
     "BPG": lambda c, i, r, e: c.otb[i][r] and e.colour is Colour.BLACK,
-    # 7.5: available to play (not a VUR)
+    # 7.5: available to play (not a VUR); REP is its 2026 name
     "GE": lambda c, i, r, e: c.avail[i][r],
+    "REP": lambda c, i, r, e: c.avail[i][r],
 }
+
+
+def _ratings(t: TBTournament) -> list[int]:
+    """Each player's rating for the rating-based tie-breaks, an unrated player's by the
+    tournament's rule (FIXED, LOWEST; DROP: the caller has dropped those tie-breaks,
+    an unrated player counts 0 and orders last)."""
+    rated = [p.rating for p in t.players if p.rating]
+    if t.unrated is Unrated.FIXED:
+        fallback = t.unrated_rating
+    elif t.unrated is Unrated.LOWEST:
+        fallback = min(rated, default=0)
+    else:
+        fallback = 0
+    return [p.rating or fallback for p in t.players]
 
 
 def _modified_sum(rows: list[tuple[Decimal, Decimal, bool]], low: int, high: int) -> Decimal:
@@ -306,14 +365,14 @@ def _round_average(values: Sequence[int]) -> int:
 
 def _perfect_performance(ratings: list[int], half_points: int) -> int:
     """C.07 10.3: the lowest integer rating whose expected score (B.02 8.1.2, no 400 cap)
-    reaches the score over the board.  0 points: lowest opponent - 800; 100 %: highest
-    opponent + 800 (the dp table's ends).  Binary search, O(R·log 1472)."""
+    reaches the score over the board.  0 points: lowest opponent - 800 (the text's own
+    figure for a zero score).  100 %: found like any other score -- the table first gives
+    1.00 at a difference of 736, so the highest opponent + 736.  Binary search,
+    O(R·log 1472)."""
     if not ratings:
         return 0
     if half_points == 0:
         return min(ratings) - 800
-    if half_points == 2 * len(ratings):
-        return max(ratings) + 800
     target = 50 * half_points  # in hundredths of a point
     table = EXPECTED_BY_DIFFERENCE  # differences beyond +-736 are clamped: 0.00 / 1.00
 
@@ -339,7 +398,9 @@ def _fore_context(t: TBTournament) -> _Context:
         if last >= 0 and history[last].opponent is not None and not history[last].result.is_bye:
             e = history[last]
             history = history[:last] + (RoundEntry(e.opponent, e.colour, Result.DRAW),)
-        players.append(TBPlayer(p.id, p.rating, history, p.tpn))
-    fore = TBTournament(tuple(players), t.rounds, t.points, t.round_robin)
+        players.append(TBPlayer(p.id, p.rating, history, p.tpn, p.round_ratings))
+    fore = TBTournament(
+        tuple(players), t.rounds, t.points, t.round_robin, t.rules, t.unrated, t.unrated_rating, t.ratings_per_round
+    )
     return _Context(fore, {p.id: i for i, p in enumerate(fore.players)})
 

@@ -31,22 +31,55 @@ class TBPlayer:
     """One participant: ``history`` has one entry per completed round (``Z`` when not paired).
 
     ``tpn`` only orders fully tied players on the standings page (same rank).
+    ``rating`` is ``None`` for an unrated player (see :class:`Unrated`).
+    ``round_ratings``: for an event over 30 days (C.07 10, 2026), the rating in force in
+    each round (``None`` where unknown: ``rating`` is used); only read when the
+    tournament's ``ratings_per_round`` is on.
     """
 
     id: int
-    rating: int
+    rating: int | None
     history: tuple[RoundEntry, ...]
     tpn: int = 0
+    round_ratings: tuple[int | None, ...] = ()
+
+
+class Unrated(enum.Enum):
+    """What the rating-based tie-breaks do with a player who has no rating (C.07 10).
+
+    ``DROP`` is the text's own rule: with unrated players present and no other rule
+    published before round 1, the rating-based tie-breaks are dropped from the list.
+    ``FIXED`` counts them at a rating the regulations name; ``LOWEST`` at the lowest
+    rating of the rated players in the field.
+    """
+
+    DROP = "drop"
+    FIXED = "fixed"
+    LOWEST = "lowest"
+
+
+RULES_2023 = 2023
+RULES_2026 = 2026
 
 
 @dataclass(frozen=True)
 class TBTournament:
-    """``rounds``: rounds completed; ``round_robin``: forfeits count as played games (C.07 15)."""
+    """``rounds``: rounds completed; ``round_robin``: forfeits count as played games (C.07 15).
+
+    ``rules``: the text applied, 2023 (C.07 of 1 August 2024) or 2026 (C.07 of 1 March
+    2026: the dummy opponent's score capped, art. 16.4).  ``unrated``/``unrated_rating``:
+    the rule for unrated players in rating-based tie-breaks.  ``ratings_per_round``: an
+    event over 30 days where each round's rating counts (the default is the first).
+    """
 
     players: tuple[TBPlayer, ...]
     rounds: int
     points: PointSystem = field(default_factory=PointSystem)
     round_robin: bool = False
+    rules: int = RULES_2023
+    unrated: Unrated = Unrated.DROP
+    unrated_rating: int = 0
+    ratings_per_round: bool = False
 
     @classmethod
     def from_players(
@@ -54,7 +87,7 @@ class TBTournament:
     ) -> TBTournament:
         """From the engine's :class:`~pairing.engine.model.Player` objects (or anything with
         ``id``, ``rating``, ``history`` and ``tpn``), all with the same number of rounds."""
-        tb_players = tuple(TBPlayer(p.id, p.rating, tuple(p.history), p.tpn) for p in players)
+        tb_players = tuple(TBPlayer(p.id, p.rating or None, tuple(p.history), p.tpn) for p in players)
         lengths = {len(p.history) for p in tb_players}
         if len(lengths) > 1:
             raise TieBreakError(f"players have histories of different lengths: {sorted(lengths)}")
@@ -103,8 +136,15 @@ class TieBreak(enum.Enum):
     APRO = "APRO"
     PTP = "PTP"
     APPO = "APPO"
+    ARO_M1 = "ARO-M1"
+    ARO_M2 = "ARO-M2"
     RTNG = "RTNG"
+    RTNG_R = "RTNG-R"
     TPN = "TPN"
+    TPN_R = "TPN-R"
+    REP = "REP"
+    STD = "STD"
+    DE_P = "DE-P"
 
     @property
     def label(self) -> str:
@@ -116,6 +156,11 @@ class TieBreak(enum.Enum):
         """One-line explanation for the tournament settings and the standings legend."""
         base, low, high = _SPEC[self]
         text = _BASE_DESCRIPTIONS[base]
+        if self in _REVERSED:
+            return text.replace("the higher ranks first", "the lower ranks first") if base == "RTNG" else (
+                text.replace("the lower ranks first", "the higher ranks first"))
+        if self is TieBreak.DE_P:
+            return text + "; forfeited games count as played against the scheduled opponent (/P)"
         if low and high:
             text += f", without the {low} lowest and the {high} highest values (Median-{low})"
         elif low:
@@ -125,6 +170,16 @@ class TieBreak(enum.Enum):
     @property
     def base(self) -> str:
         return _SPEC[self][0]
+
+    @property
+    def rating_based(self) -> bool:
+        """ARO, TPR, APRO, PTP, APPO and RTNG (C.07 10): what an unrated player affects."""
+        return self.base in RATING_BASED
+
+    @property
+    def ascending(self) -> bool:
+        """The lower value ranks first (TPN, RTNG reversed)."""
+        return (self.base in ASCENDING) != (self in _REVERSED)
 
 
 _BASE_DESCRIPTIONS = {
@@ -139,6 +194,8 @@ _BASE_DESCRIPTIONS = {
     "BPG": "Number of games played over the board with Black (C.07 7)",
     "BWG": "Number of games won over the board with Black (C.07 7)",
     "GE": "Number of rounds the player was available to play (games one elected to play, C.07 7)",
+    "REP": "Rounds one elected to play: the rounds the player was available to play (C.07 7, 2026; formerly GE)",
+    "STD": "Standard points: the score counted 1 for a win, ½ for a draw, 0 for a loss, whatever the point system (C.07 7, 2026)",
     "PS": "Sum of progressive scores: the running score after each round, added up (C.07 7)",
     "ARO": "Average rating of the opponents met over the board (C.07 10.1)",
     "TPR": "Tournament performance rating: ARO plus the FIDE dp for the score over the board (C.07 10.2)",
@@ -151,12 +208,14 @@ _BASE_DESCRIPTIONS = {
 
 # tie-breaks where the lower value ranks first
 ASCENDING = frozenset({"TPN"})
+RATING_BASED = frozenset({"ARO", "TPR", "APRO", "PTP", "APPO", "RTNG"})
+_REVERSED = frozenset({TieBreak.RTNG_R, TieBreak.TPN_R})
 
 # tie-break -> (base system, values cut from the bottom, values cut from the top)
 _SPEC: dict[TieBreak, tuple[str, int, int]] = {}
 for _tb in TieBreak:
     _base, _, _mod = _tb.value.partition("-")
-    if not _mod:
+    if not _mod or _mod in ("R", "P"):
         _SPEC[_tb] = (_base, 0, 0)
     elif _mod[0] == "C":
         _SPEC[_tb] = (_base, int(_mod[1:]), 0)

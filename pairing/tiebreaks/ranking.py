@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .context import _ZERO, _Context, _validate
-from .definitions import ASCENDING, StandingRow, TBTournament, TieBreak, Value
+from .context import _FORFEIT, _ZERO, _Context, _validate
+from .definitions import StandingRow, TBTournament, TieBreak, Unrated, Value
 
 # ---------------------------------------------------------------- direct encounter
 
 
-def _de_tiers(ctx: _Context, group: list[int]) -> list[list[int]]:
+def _de_tiers(ctx: _Context, group: list[int], forfeits: bool = False) -> list[list[int]]:
     """C.07 6: order ``group`` (player indexes) into tiers by their games among themselves.
 
     When all of them met, rank by the points scored among them and repeat inside every
@@ -19,6 +19,7 @@ def _de_tiers(ctx: _Context, group: list[int]) -> list[list[int]]:
     score is higher than any other could reach by winning every missing game; the rest
     then form a new mini-tournament.  Otherwise the group stays tied.  O(|group|·R) per
     level; a Swiss group can only be split when it has at most 2R+1 players.
+    ``forfeits`` (DE/P): a forfeited game counts as played against the scheduled opponent.
     """
     if len(group) < 2:
         return [group]
@@ -27,7 +28,7 @@ def _de_tiers(ctx: _Context, group: list[int]) -> list[list[int]]:
     met: dict[int, set[int]] = {i: set() for i in group}
     for i in group:
         for r, j in enumerate(ctx.opp[i]):
-            if j in members and ctx.otb[i][r]:
+            if j in members and (ctx.otb[i][r] or (forfeits and ctx.code[i][r] in _FORFEIT)):
                 score[i] += ctx.pts[i][r]
                 met[i].add(j)
     if not any(met.values()):
@@ -38,17 +39,17 @@ def _de_tiers(ctx: _Context, group: list[int]) -> list[list[int]]:
             return [group]
         tiers: list[list[int]] = []
         for level in levels:
-            tiers.extend(_de_tiers(ctx, [i for i in group if score[i] == level]))
+            tiers.extend(_de_tiers(ctx, [i for i in group if score[i] == level], forfeits))
         return tiers
     best = max(group, key=lambda i: score[i])
     win = ctx.t.points.win
     ceiling = max(score[j] + win * (len(group) - 1 - len(met[j])) for j in group if j != best)
     if score[best] > ceiling:
-        return [[best], *_de_tiers(ctx, [i for i in group if i != best])]
+        return [[best], *_de_tiers(ctx, [i for i in group if i != best], forfeits)]
     return [group]
 
 
-def _direct_encounter(ctx: _Context, keys: list[tuple]) -> list[Value]:
+def _direct_encounter(ctx: _Context, keys: list[tuple], forfeits: bool = False) -> list[Value]:
     """DE value: how many players of the same tie group DE ranks strictly below this one."""
     groups: dict[tuple, list[int]] = {}
     for i, key in enumerate(keys):
@@ -56,7 +57,7 @@ def _direct_encounter(ctx: _Context, keys: list[tuple]) -> list[Value]:
     column: list[Value] = [0] * ctx.n
     for group in groups.values():
         below = len(group)
-        for tier in _de_tiers(ctx, group):
+        for tier in _de_tiers(ctx, group, forfeits):
             below -= len(tier)
             for i in tier:
                 column[i] = below
@@ -70,9 +71,9 @@ def _columns(t: TBTournament, order: Iterable[TieBreak]) -> tuple[_Context, list
     ctx = _Context(t, _validate(t))
     columns: list[list[Value]] = []
     for tb in order:
-        if tb is TieBreak.DE:
+        if tb.base == "DE":
             keys = [(ctx.face[i], *(col[i] for col in columns)) for i in range(ctx.n)]
-            columns.append(_direct_encounter(ctx, keys))
+            columns.append(_direct_encounter(ctx, keys, forfeits=tb is TieBreak.DE_P))
         else:
             columns.append(ctx.column(tb))
     return ctx, columns
@@ -99,7 +100,7 @@ def standings(t: TBTournament, order: Sequence[TieBreak]) -> list[StandingRow]:
     for i, p in enumerate(t.players):
         rows.append((ctx.face[i], tuple(col[i] for col in columns), p))
     # higher is better, except for a tie-break ranked the other way (TPN)
-    signs = [1 if tb.base in ASCENDING else -1 for tb in order]
+    signs = [1 if tb.ascending else -1 for tb in order]
     rows.sort(key=lambda row: (-row[0], *(s * v for s, v in zip(signs, row[1], strict=True)), row[2].tpn, row[2].id))
     result: list[StandingRow] = []
     for position, (points, values, p) in enumerate(rows, start=1):
@@ -109,6 +110,16 @@ def standings(t: TBTournament, order: Sequence[TieBreak]) -> list[StandingRow]:
             rank = position
         result.append(StandingRow(rank, p.id, points, values))
     return result
+
+
+def applicable(t: TBTournament, order: Sequence[TieBreak]) -> tuple[tuple[TieBreak, ...], tuple[TieBreak, ...]]:
+    """(the tie-breaks that apply, the ones dropped).  C.07 10: with unrated players
+    present and no rule for them (:attr:`Unrated.DROP`), the rating-based tie-breaks are
+    dropped from the list."""
+    if t.unrated is not Unrated.DROP or all(p.rating for p in t.players):
+        return tuple(order), ()
+    kept = tuple(tb for tb in order if not tb.rating_based)
+    return kept, tuple(tb for tb in order if tb.rating_based)
 
 
 def without(rows: Sequence[StandingRow], dropped: Iterable[int]) -> list[StandingRow]:
