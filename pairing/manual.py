@@ -53,6 +53,7 @@ PAGE_CHAPTER = {
     "player_lookup": "ratings",
     "rating_check": "ratings",
     "berger": "round-robin",
+    "tie_details": "standings",
     "player_delete": "players",
     "player_withdraw": "byes",
     "absences": "byes",

@@ -331,7 +331,8 @@ def _check_standings(t: TrfTournament, path: str, played: int) -> list[str]:
     """The file's points and ranks (001 columns 81-89) against a recomputation after
     ``played`` rounds with the file's tie-break list (202), by the same tie-break code
     as the web app's standings (VCL4THP Q21).  Without a 202 record only the points are
-    checked.  Unrated players (no rating) count as rating 0 in rating-based tie-breaks."""
+    checked.  Players tied on everything may be in any order within their shared places
+    (a drawing of lots, or the chief arbiter's order, decided it)."""
     from .cli_tools import standings
 
     record = next((line for line in t.extra_lines if line[:3] == "202"), None)
@@ -341,11 +342,12 @@ def _check_standings(t: TrfTournament, path: str, played: int) -> list[str]:
         raise _InputError(f"{path}: the tie-break list (202) cannot be read: {exc}") from None
     diffs = []
     for p in sorted(t.players, key=lambda q: q.id):
-        points, rank = computed[p.id]
+        points, rank, shared = computed[p.id]
         if p.points is not None and p.points != points:
             diffs.append(f"  player {p.id}: points {p.points} in the file, {points} computed")
-        if record is not None and p.rank is not None and p.rank != rank:
-            diffs.append(f"  player {p.id}: rank {p.rank} in the file, {rank} computed ({record[4:].strip()})")
+        if record is not None and p.rank is not None and rank is not None and not rank <= p.rank < rank + shared:
+            where = f"{rank}" if shared == 1 else f"{rank}-{rank + shared - 1} (tied)"
+            diffs.append(f"  player {p.id}: rank {p.rank} in the file, {where} computed ({record[4:].strip()})")
     return diffs
 
 

@@ -114,27 +114,39 @@ def resolve(args) -> Resolved:
 def standings(t, played: int, order_text: str | None):
     """``{id: (points, rank)}`` of a :class:`~pairing.engine.trf.TrfTournament` after
     ``played`` rounds, ranked by the tie-break list ``order_text`` (202 spelling; None:
-    points only).  Raises ValueError for a list that cannot be read.  Unrated players
-    count as rating 0 in rating-based tie-breaks."""
+    points only).  Raises ValueError for a list that cannot be read.  The C.07 text
+    follows the file's start date (042; the 2026 text from 1 March 2026 or without a
+    date); with unrated players (no rating) present the rating-based tie-breaks are
+    dropped, as C.07 10 says when no other rule is published.  The rank is the first
+    place of the player's tie group and the number of players sharing it:
+    ``{id: (points, rank, shared)}``."""
     from pairing import tiebreaks as tb
 
     order = tb.parse_order(order_text) if order_text else ()
+    start = (t.start_date or "").strip().replace("-", "/").replace(".", "/")
+    rules = tb.RULES_2023 if start[:10] and start[:10] < "2026/03/01" else tb.RULES_2026
     blank = RoundEntry(None, None, Result.ZERO_BYE)
     data = tb.TBTournament(
         players=tuple(
-            tb.TBPlayer(id=p.id, rating=p.rating or 0, tpn=p.id,
+            tb.TBPlayer(id=p.id, rating=p.rating or None, tpn=p.id,
                         history=tuple(p.history[:played]) + (blank,) * max(0, played - len(p.history)))
             for p in t.players
         ),
         rounds=played,
         points=t.points,
+        rules=rules,
     )
+    order, _ = tb.applicable(data, order)
     rows = tb.standings(data, order)
     points = {r.id: r.points for r in rows}
     # players without a rank in the file (expelled) have no place: the others close up
     unranked = [p.id for p in t.players if p.rank is None and p.points is not None and any(q.rank for q in t.players)]
-    return {r.id: (points[r.id], r.rank) for r in tb.without(rows, unranked)} | {
-        pid: (points[pid], None) for pid in unranked
+    ranked = tb.without(rows, unranked)
+    shared: dict[int, int] = {}
+    for r in ranked:
+        shared[r.rank] = shared.get(r.rank, 0) + 1
+    return {r.id: (points[r.id], r.rank, shared[r.rank]) for r in ranked} | {
+        pid: (points[pid], None, 0) for pid in unranked
     }
 
 

@@ -43,6 +43,12 @@ class TournamentForm(forms.ModelForm):
             "initial_colour_method",
             "initial_colour",
             "tiebreaks",
+            "tiebreak_rules",
+            "unrated_tiebreaks",
+            "unrated_tiebreak_rating",
+            "final_ties",
+            "long_event",
+            "ratings_per_round",
             "tie_order",
             "acceleration",
             "rate_of_play",
@@ -60,6 +66,8 @@ class TournamentForm(forms.ModelForm):
             "acceleration": forms.RadioSelect,
             "system": forms.RadioSelect,
             "rr_cycles": forms.RadioSelect,
+            "unrated_tiebreaks": forms.RadioSelect,
+            "final_ties": forms.RadioSelect,
         }
         labels = {
             "initial_colour_method": "Initial colour",
@@ -82,6 +90,11 @@ class TournamentForm(forms.ModelForm):
     # Fixed by the rules once play starts: locked in FIDE mode after round 1 is paired
     # (VCL4THP Q57, Q75, Q85, Q200); outside FIDE mode a change asks at Level 3.
     FIXED_FIELDS = ("rounds", *POINT_FIELDS, "tiebreaks", "tie_order")
+    # the rules for applying the tie-break list, published before round 1 (C.07 10 for
+    # unrated players): locked with it in FIDE mode once round 1 is paired
+    TIEBREAK_RULE_FIELDS = (
+        "tiebreak_rules", "unrated_tiebreaks", "unrated_tiebreak_rating", "final_ties", "ratings_per_round",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -94,8 +107,17 @@ class TournamentForm(forms.ModelForm):
         self.fields["rounds"].validators = []
         self.fields["rounds"].widget.attrs.update(min=1, max=99)
         # left out of an older page: these stay as they are
-        for name in ("acceleration", "rate_of_play", "rating_method", "system", "rr_cycles"):
+        for name in ("acceleration", "rate_of_play", "rating_method", "system", "rr_cycles",
+                     "unrated_tiebreaks", "final_ties"):
             self.fields[name].required = False
+        rules = self.fields["tiebreak_rules"]
+        rules.choices = [("", "By the start date (the 2026 text from 1 March 2026)"), *rules.choices[1:]]
+        if self.instance.pk:
+            rules.help_text = f"Now: the {self.instance.effective_tiebreak_rules()} text."
+            if not self.instance.long_event and self.instance.longer_than_30_days():
+                self.fields["long_event"].help_text = (
+                    "Suggested: the tournament's dates span more than 30 days. " + self.fields["long_event"].help_text
+                )
         if self.rounds_published:
             # Round 1 is paired: the initial colour is history now.
             self.fields["initial_colour_method"].disabled = True
@@ -112,7 +134,7 @@ class TournamentForm(forms.ModelForm):
             self.fields["rating_method"].help_text = "Locked: round 1 has been published."
         if self.started and self.instance.fide_mode:
             # a disabled field keeps the stored value whatever a POST says
-            for name in self.FIXED_FIELDS:
+            for name in (*self.FIXED_FIELDS, *self.TIEBREAK_RULE_FIELDS):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = "Locked: the tournament is in FIDE mode and round 1 has been published."
 
@@ -124,6 +146,12 @@ class TournamentForm(forms.ModelForm):
 
     def clean_rr_cycles(self) -> int:
         return int(self.cleaned_data.get("rr_cycles") or self.instance.rr_cycles or 1)
+
+    def clean_unrated_tiebreaks(self) -> str:
+        return self.cleaned_data.get("unrated_tiebreaks") or self.instance.unrated_tiebreaks or "drop"
+
+    def clean_final_ties(self) -> str:
+        return self.cleaned_data.get("final_ties") or self.instance.final_ties or "share"
 
     def clean_rate_of_play(self) -> str:
         return self.cleaned_data.get("rate_of_play") or self.instance.rate_of_play or "standard"
@@ -197,6 +225,7 @@ class TournamentForm(forms.ModelForm):
             )
         if data.get("system") == "round-robin":
             self._round_robin(data)
+        self._tiebreak_rules(data)
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", "The tournament cannot end before it starts.")
@@ -205,6 +234,23 @@ class TournamentForm(forms.ModelForm):
         return data
 
     STANDARD = (Decimal("1"), Decimal("0.5"), Decimal("0"))
+
+    def _tiebreak_rules(self, data: dict) -> None:
+        """A fixed rating for unrated players needs the rating; each round's rating only
+        for an event over 30 days (C.07 10)."""
+        rating = data.get("unrated_tiebreak_rating")
+        if data.get("unrated_tiebreaks") == "fixed":
+            if rating is None:
+                self.add_error("unrated_tiebreak_rating", "Give the rating unrated players count at.")
+            elif not 1 <= rating <= 3500:
+                self.add_error("unrated_tiebreak_rating", "A rating between 1 and 3500.")
+        elif rating is not None and not 1 <= rating <= 3500:
+            self.add_error("unrated_tiebreak_rating", "A rating between 1 and 3500.")
+        if data.get("ratings_per_round") and not data.get("long_event"):
+            self.add_error(
+                "ratings_per_round",
+                "Each round's rating is for events over 30 days: tick 'event over 30 days' too.",
+            )
 
     def _fide_mode_values(self, win: Decimal, draw: Decimal, loss: Decimal, pab: Decimal | None) -> None:
         """Values FIDE mode does not accept at all (VCL4THP Q74, Q81, Q83)."""

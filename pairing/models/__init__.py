@@ -20,21 +20,24 @@ from .choices import (
     ColourChoice,
     ColourMethod,
     Conflict,
+    FinalTies,
     GameResult,
     PairingSystem,
     RateOfPlay,
     RatingMethod,
     RoundStatus,
     Sex,
+    TiebreakRules,
     TieOrder,
     Title,
+    UnratedTiebreaks,
     audit_value,
     stale_form,
     tournament_rating,
     version_token,
 )
 from .integrity import IntegrityEvent, IntegrityKind
-from .player import Player, PlayerQuerySet
+from .player import Player, PlayerQuerySet, RoundRating
 from .ratings import (
     DEFAULT_ORDER,
     FIDE_KEYS,
@@ -50,7 +53,7 @@ from .team import DeputyInvitation
 from .tournament import Tournament, TournamentQuerySet
 
 __all__ = [
-    "BergerNumbers", "PairingSystem",
+    "BergerNumbers", "PairingSystem", "FinalTies", "TiebreakRules", "UnratedTiebreaks", "RoundRating",
     "RateOfPlay", "RatingMethod", "tournament_rating",
     "DEFAULT_ORDER", "FIDE_KEYS", "FIDE_LABELS", "list_order_problems", "ListKind", "RatingEntry", "RatingList", "RatingListQuerySet",
     "AccelerationMethod",

@@ -106,6 +106,28 @@ class TieOrder(models.TextChoices):
     YOUNGEST = "youngest", "Youngest first (birth date)"
 
 
+class TiebreakRules(models.IntegerChoices):
+    """Which text of the FIDE tie-break regulations (C.07) the standings follow."""
+
+    C07_2023 = 2023, "C.07 of 2023 (in force until 28 February 2026)"
+    C07_2026 = 2026, "C.07 of 1 March 2026"
+
+
+class UnratedTiebreaks(models.TextChoices):
+    """Unrated players in the rating-based tie-breaks (C.07 10; VCL4THP Q208-209)."""
+
+    DROP = "drop", "Drop the rating-based tie-breaks when unrated players are present (C.07 10)"
+    FIXED = "fixed", "Count unrated players at a fixed rating (give it below)"
+    LOWEST = "lowest", "Count unrated players at the lowest rating in the field"
+
+
+class FinalTies(models.TextChoices):
+    """Players still tied after the whole tie-break list (C.07; VCL4THP Q203-206)."""
+
+    SHARE = "share", "They share the place (1, 2, 2, 4)"
+    LOTS = "lots", "A drawing of lots orders them (drawn once, repeatable)"
+
+
 class Sex(models.TextChoices):
     MALE = "m", "Male"
     FEMALE = "f", "Female"

@@ -55,6 +55,14 @@ class Player(models.Model):
         help_text="Expelled (withdrawn by the arbiters' decision): left out of the standings; the games count for "
         "the opponents.",
     )
+    hand_rank = models.PositiveSmallIntegerField(
+        "order among the tied", null=True, blank=True,
+        help_text="The chief arbiter's order for players tied on points and every tie-break (1 first).",
+    )
+    external_tiebreak = models.DecimalField(
+        "external tie-break value", max_digits=8, decimal_places=2, null=True, blank=True,
+        help_text="A tie-break value computed outside the program (code EXT in the tie-break list).",
+    )
     no_half_point_byes = models.BooleanField(
         "not eligible for half-point byes", default=False,
         help_text="The tournament's rules give this player no half-point bye.",
@@ -112,7 +120,7 @@ class Player(models.Model):
     AUDITED_FIELDS = [
         "tpn", "title", "name", "rating", "rating_provisional", "fide_rating", "national_rating", "k_factor", "rating_source",
         "national_id", "birth_year", "federation", "fide_id", "birth_date", "sex", "club",
-        "withdrawn_from_round", "expelled", "no_half_point_byes",
+        "withdrawn_from_round", "expelled", "no_half_point_byes", "hand_rank", "external_tiebreak",
     ]
 
     def audit_values(self, fields: list[str] | None = None) -> dict:
@@ -128,3 +136,24 @@ class Player(models.Model):
     def withdrawn_in(self, round_number: int) -> bool:
         return self.withdrawn_from_round is not None and self.withdrawn_from_round <= round_number
 
+
+
+class RoundRating(models.Model):
+    """A player's rating from a round on, for an event over 30 days (C.07 10, VCL4THP
+    Q212-213): the rating in force in round ``round_number`` and after, until the next
+    one.  Before the first of them the player's tournament rating counts."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="round_ratings")
+    round_number = models.PositiveSmallIntegerField()
+    rating = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["player", "round_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "round_number"], name="round_rating_once_per_round"),
+            models.CheckConstraint(condition=Q(round_number__gte=1), name="round_rating_round_from_1"),
+            models.CheckConstraint(condition=Q(rating__gte=1) & Q(rating__lte=3500), name="round_rating_1_3500"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player.name}: {self.rating} from round {self.round_number}"

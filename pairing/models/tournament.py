@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -16,12 +17,15 @@ from .choices import (
     BergerNumbers,
     ColourChoice,
     ColourMethod,
+    FinalTies,
     GameResult,
     PairingSystem,
     RateOfPlay,
     RatingMethod,
     RoundStatus,
+    TiebreakRules,
     TieOrder,
+    UnratedTiebreaks,
     audit_value,
     version_token,
 )
@@ -80,6 +84,33 @@ class Tournament(models.Model):
     )
     tiebreaks = models.CharField("tie-break order", max_length=200, blank=True, default="BH-C1, BH, SB")
     public = models.BooleanField(default=False)
+    tiebreak_rules = models.PositiveSmallIntegerField(
+        "tie-break regulations", null=True, blank=True, choices=TiebreakRules.choices,
+        help_text="Empty: decided by the start date (the 2026 text from 1 March 2026).",
+    )
+    unrated_tiebreaks = models.CharField(
+        "unrated players in rating tie-breaks", max_length=6, choices=UnratedTiebreaks.choices,
+        default=UnratedTiebreaks.DROP,
+    )
+    unrated_tiebreak_rating = models.PositiveSmallIntegerField(
+        "rating of unrated players for tie-breaks", null=True, blank=True,
+        help_text="With 'a fixed rating': the rating the tournament's regulations give unrated players.",
+    )
+    final_ties = models.CharField(
+        "players tied after every tie-break", max_length=5, choices=FinalTies.choices, default=FinalTies.SHARE,
+    )
+    lots_seed = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The drawing of lots for ties, drawn once; the same seed, the same order."
+    )
+    long_event = models.BooleanField(
+        "event over 30 days", default=False,
+        help_text="C.07 10: rating-based tie-breaks are not advised; players may carry a rating per round.",
+    )
+    ratings_per_round = models.BooleanField(
+        "rating tie-breaks use each round's rating", default=False,
+        help_text="Events over 30 days: each game counts the opponent's rating of that round; "
+        "otherwise the first rating (C.07 10's default).",
+    )
     tie_order = models.CharField(
         "order of equal ratings", max_length=8, choices=TieOrder.choices, default=TieOrder.NAME,
         help_text="Pairing numbers of players equal on rating and title: this, then the name.",
@@ -187,6 +218,19 @@ class Tournament(models.Model):
                 condition=Q(end_date__isnull=True) | Q(start_date__isnull=True) | Q(end_date__gte=F("start_date")),
                 name="tournament_end_after_start",
             ),
+            models.CheckConstraint(
+                condition=Q(tiebreak_rules__isnull=True) | Q(tiebreak_rules__in=[2023, 2026]),
+                name="tournament_tiebreak_rules_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(unrated_tiebreaks__in=["drop", "lowest"])
+                | Q(unrated_tiebreaks="fixed", unrated_tiebreak_rating__gte=1, unrated_tiebreak_rating__lte=3500),
+                name="tournament_unrated_tiebreaks_valid",
+            ),
+            models.CheckConstraint(condition=Q(final_ties__in=["share", "lots"]), name="tournament_final_ties_valid"),
+            models.CheckConstraint(
+                condition=Q(ratings_per_round=False) | Q(long_event=True), name="tournament_ratings_per_round_long"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -218,7 +262,29 @@ class Tournament(models.Model):
         "point_win", "point_draw", "point_loss", "point_pab", "point_half_bye",
         "initial_colour_method", "initial_colour", "tiebreaks", "tie_order", "public", "chess960",
         "acceleration", "system", "rr_cycles", "rr_reverse_last_two", "rr_numbers", "rate_of_play", "rating_method", "rating_lists", "consistency_checks",
+        "tiebreak_rules", "unrated_tiebreaks", "unrated_tiebreak_rating", "final_ties", "long_event",
+        "ratings_per_round",
     ]
+
+    TIEBREAK_TEXT_SWITCH = date(2026, 3, 1)
+
+    def effective_tiebreak_rules(self) -> int:
+        """The C.07 text the standings follow: the one chosen, else the 2026 text for a
+        tournament starting on or after 1 March 2026 (or with no start date yet), the 2023
+        text before."""
+        if self.tiebreak_rules:
+            return self.tiebreak_rules
+        if self.start_date and self.start_date < self.TIEBREAK_TEXT_SWITCH:
+            return TiebreakRules.C07_2023
+        return TiebreakRules.C07_2026
+
+    def longer_than_30_days(self) -> bool:
+        """The suggestion for :attr:`long_event`: the dates (or the rounds' dates) span
+        more than 30 days."""
+        days = [d for d in (self.start_date, self.end_date) if d]
+        if self.pk:
+            days += [d.date() for d in self.round_set.values_list("published_at", flat=True) if d]
+        return bool(days) and (max(days) - min(days)).days > 30
 
     def audit_values(self, fields: list[str] | None = None) -> dict:
         return {f: audit_value(getattr(self, f)) for f in fields or self.AUDITED_SETTINGS}

@@ -96,18 +96,64 @@ class _Table:
     data: object  # tiebreaks.TBTournament
     # expelled players (rank 0): out of the standings, at the foot of the crosstable
     expelled: list[StandingRow] = ()
+    # rating-based tie-breaks left out: unrated players present, no rule for them (C.07 10)
+    dropped: list[str] = ()
 
 
-def _rating_tiebreaks():
+def tiebreak_input(t: Tournament, players: list[Player], hist: dict, rounds: int):
+    """The tie-break computation's input for ``t``: the C.07 text by the start date, the
+    rule for unrated players (never their provisional pairing rating), each round's
+    rating for an event over 30 days, the values typed in for EXT."""
     from .. import tiebreaks as tb
+    from ..models import RoundRating
 
-    T = tb.TieBreak
-    return frozenset({T.ARO, T.ARO_C1, T.ARO_C2, T.TPR, T.APRO, T.PTP})
+    per_round: dict[int, list[int | None]] = {}
+    if t.long_event and t.ratings_per_round and rounds:
+        for rr in RoundRating.objects.filter(player__tournament=t).order_by("player_id", "round_number"):
+            row = per_round.setdefault(rr.player_id, [None] * rounds)
+            for r in range(rr.round_number - 1, rounds):
+                row[r] = rr.rating
+    return tb.TBTournament(
+        players=tuple(
+            tb.TBPlayer(
+                id=p.pk, rating=None if p.rating_provisional else p.rating, history=tuple(hist[p.pk]),
+                tpn=p.tpn or 0, round_ratings=tuple(per_round.get(p.pk, ())), external=p.external_tiebreak,
+            )
+            for p in players
+        ),
+        rounds=rounds,
+        points=point_system(t),
+        round_robin=t.round_robin,
+        rules=t.effective_tiebreak_rules(),
+        unrated=tb.Unrated(t.unrated_tiebreaks),
+        unrated_rating=t.unrated_tiebreak_rating or 0,
+        ratings_per_round=t.long_event and t.ratings_per_round,
+    )
 
 
-def standings_table(t: Tournament, rounds: int | None = None) -> _Table:
+def tie_key(t: Tournament, players: list[Player]):
+    """How players equal on points and every tie-break are ordered: the chief arbiter's
+    order first (players he has not placed after those he has), then, when the
+    tournament says so, the drawing of lots its seed gives (the same seed, the same
+    order).  None: they share the place."""
+    hand = {p.pk: p.hand_rank for p in players if p.hand_rank}
+    lots: dict[int, int] = {}
+    if t.final_ties == "lots" and t.lots_seed is not None:
+        import random
+
+        drawn = sorted(p.pk for p in players)
+        random.Random(t.lots_seed).shuffle(drawn)
+        lots = {pk: i for i, pk in enumerate(drawn)}
+    if not hand and not lots:
+        return None
+    return lambda pk: (pk not in hand, hand.get(pk, 0), lots.get(pk, 0))
+
+
+def standings_table(t: Tournament, rounds: int | None = None, order_ties: bool = True) -> _Table:
     """Standings after ``rounds`` complete rounds (default: the last complete one),
-    with the histories they were computed from.  A fixed number of queries."""
+    with the histories they were computed from.  A fixed number of queries.
+    ``order_ties``: players tied on everything are ordered by the chief arbiter's order
+    and the drawing of lots (when the tournament has them); False: they share."""
     from .. import tiebreaks as tb
 
     done = complete_rounds(t)
@@ -122,14 +168,8 @@ def standings_table(t: Tournament, rounds: int | None = None) -> _Table:
     annulled = annulled_players(t, players, hist) if t.round_robin else set()
     if annulled:
         hist = _without_games_of(hist, annulled)
-    data = tb.TBTournament(
-        players=tuple(
-            tb.TBPlayer(id=p.pk, rating=p.rating, history=tuple(hist[p.pk]), tpn=p.tpn or 0) for p in players
-        ),
-        rounds=rounds,
-        points=point_system(t),
-        round_robin=t.round_robin,
-    )
+    data = tiebreak_input(t, players, hist, rounds)
+    order, dropped = tb.applicable(data, order)
     by_pk = {p.pk: p for p in players}
     try:
         rows = tb.standings(data, order)
@@ -140,21 +180,60 @@ def standings_table(t: Tournament, rounds: int | None = None) -> _Table:
     expelled = {p.pk for p in players if p.expelled} | annulled
     gone = [r for r in rows if r.id in expelled]
     rows = tb.without(rows, expelled)
-    # ratings are at least 1, so 0 means no game to average over
-    rating_based = [o in _rating_tiebreaks() for o in order]
+    key = tie_key(t, [p for p in players if p.pk not in expelled]) if order_ties else None
+    if key is not None:
+        rows = tb.break_ties(rows, key)
+    # a rating average or performance over no game is 0 in the computation: shown '—'
+    blank_zero = [o.rating_based and o.base != "RTNG" for o in order]
     places = column_places([[r.tiebreaks[i] for r in rows] for i in range(len(order))])
 
     def row(r, rank: int) -> StandingRow:
         return StandingRow(
             rank, by_pk[r.id], r.points, r.tiebreaks,
-            tuple(rb and v == 0 for rb, v in zip(rating_based, r.tiebreaks, strict=True)),
+            tuple(rb and v == 0 for rb, v in zip(blank_zero, r.tiebreaks, strict=True)),
             places,
         )
 
     return _Table(
         [o.label for o in order], [row(r, r.rank) for r in rows], rounds, players, hist, data,
-        [row(r, 0) for r in gone],
+        [row(r, 0) for r in gone], [o.label for o in dropped],
     )
+
+
+def tied_groups(t: Tournament) -> list[list[StandingRow]]:
+    """The groups of players equal on points and on every tie-break after the last
+    complete round (before the chief arbiter's order or the lots), best first."""
+    groups: dict[int, list[StandingRow]] = {}
+    for r in standings_table(t, order_ties=False).rows:
+        groups.setdefault(r.rank, []).append(r)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def round_rating_grid(t: Tournament) -> tuple[list[int], list[tuple[Player, list[int | None]]]]:
+    """For an event over 30 days: the rounds after the first, and per player the rating
+    typed for each of them (None: none typed; the one before goes on)."""
+    from ..models import RoundRating
+
+    rounds = list(range(2, t.rounds + 1))
+    typed = {(r.player_id, r.round_number): r.rating for r in RoundRating.objects.filter(player__tournament=t)}
+    return rounds, [(p, [typed.get((p.pk, n)) for n in rounds]) for p in t.player_set.order_by("tpn", "name")]
+
+
+def long_event_advice(t: Tournament) -> str:
+    """C.07 10 (VCL4THP Q211): for an event over 30 days the rating-based tie-breaks are
+    not advised.  The notice naming the ones listed, '' when none is or the event is short."""
+    from .. import tiebreaks as tb
+
+    if not t.long_event:
+        return ""
+    try:
+        listed = [o.label for o in tb.parse_order(t.tiebreaks) if o.rating_based]
+    except ValueError:
+        return ""
+    if not listed:
+        return ""
+    return (f"This event lasts over 30 days: FIDE's tie-break regulations (C.07 10) advise against rating-based "
+            f"tie-breaks ({', '.join(listed)}), since ratings change during it.")
 
 
 def annulled_players(t: Tournament, players, hist) -> set[int]:

@@ -25,6 +25,8 @@ def log_created(tournament: Tournament, user) -> None:
         tournament, user, AuditAction.CREATE, f"Tournament created; initial colour {tournament.initial_colour}.",
         obj=tournament, label=tournament.name, after=tournament.audit_values(),
     )
+    if tournament.final_ties == "lots" and tournament.lots_seed is None:
+        draw_lots_seed(tournament, user)
 
 
 def too_many_rounds(t: Tournament) -> str:
@@ -60,6 +62,21 @@ def _fixed_change_line(number: int, before: dict, after: dict, fixed: list[str],
     if redone:
         line += "; rounds the engine now pairs differently: " + ", ".join(map(str, redone))
     return line
+
+
+def draw_lots_seed(t: Tournament, user) -> None:
+    """The drawing of lots for players tied on everything (VCL4THP Q204, Q206): one seed,
+    drawn once and kept, so that every later standings table orders them the same way;
+    recorded in the audit trail."""
+    import secrets
+
+    t.lots_seed = secrets.randbelow(2**31 - 1) + 1
+    t.save(update_fields=["lots_seed"])
+    AuditEntry.log(
+        t, user, AuditAction.SETTINGS,
+        f"Drawing of lots for tied players: seed {t.lots_seed} drawn (kept for the whole tournament).",
+        obj=t, label=t.name, after={"lots_seed": t.lots_seed},
+    )
 
 
 def save_settings(tournament: Tournament, save: Callable[[], Tournament], user, before: dict, seen: str = "",
@@ -113,6 +130,8 @@ def save_settings(tournament: Tournament, save: Callable[[], Tournament], user, 
             player_ratings.apply_method(t)
         if "tie_order" in changed or "rating_method" in changed:
             renumber(t)  # the pairing numbers follow the announced order (frozen ones stay)
+        if t.final_ties == "lots" and t.lots_seed is None:
+            draw_lots_seed(t, user)
         if changed:
             discard_draft(t, user, "Settings changed.")
             AuditEntry.log(

@@ -50,13 +50,14 @@ from .definitions import (
     Value,
     parse_order,
 )
-from .ranking import applicable, compute, standings, without
+from .ranking import applicable, break_ties, compute, standings, without
 
 __all__ = [
     "RULES_2023",
     "RULES_2026",
     "Unrated",
     "applicable",
+    "break_ties",
     "StandingRow",
     "TBPlayer",
     "TBTournament",

@@ -277,6 +277,8 @@ class _Context:
             return [p.tpn for p in self.t.players]
         if base == "STD":
             return self.standard_points()
+        if base == "EXT":
+            return [p.external if p.external is not None else _ZERO for p in self.t.players]
         if base in ("BH", "SB", "KS"):
             return self.opponent_sum(base, low, high)
         if base == "FB":

@@ -42,6 +42,7 @@ class TBPlayer:
     history: tuple[RoundEntry, ...]
     tpn: int = 0
     round_ratings: tuple[int | None, ...] = ()
+    external: Decimal | None = None  # EXT: a value computed outside the program
 
 
 class Unrated(enum.Enum):
@@ -145,6 +146,7 @@ class TieBreak(enum.Enum):
     REP = "REP"
     STD = "STD"
     DE_P = "DE-P"
+    EXT = "EXT"
 
     @property
     def label(self) -> str:
@@ -195,6 +197,7 @@ _BASE_DESCRIPTIONS = {
     "BWG": "Number of games won over the board with Black (C.07 7)",
     "GE": "Number of rounds the player was available to play (games one elected to play, C.07 7)",
     "REP": "Rounds one elected to play: the rounds the player was available to play (C.07 7, 2026; formerly GE)",
+    "EXT": "A tie-break value computed outside the program and typed in by the arbiter",
     "STD": "Standard points: the score counted 1 for a win, ½ for a draw, 0 for a loss, whatever the point system (C.07 7, 2026)",
     "PS": "Sum of progressive scores: the running score after each round, added up (C.07 7)",
     "ARO": "Average rating of the opponents met over the board (C.07 10.1)",

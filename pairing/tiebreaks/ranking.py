@@ -137,3 +137,24 @@ def without(rows: Sequence[StandingRow], dropped: Iterable[int]) -> list[Standin
             rank = len(result) + 1
         result.append(StandingRow(rank, r.id, r.points, r.tiebreaks))
     return result
+
+
+def break_ties(rows: Sequence[StandingRow], key) -> list[StandingRow]:
+    """Order players who share a rank (equal on points and every tie-break) by
+    ``key(id)`` -- the chief arbiter's order, a drawing of lots (C.07; VCL4THP Q204-205);
+    players whose keys are equal go on sharing.  Ranks of the others do not move."""
+    result: list[StandingRow] = []
+    start = 0
+    while start < len(rows):
+        end = start
+        while end < len(rows) and rows[end].rank == rows[start].rank:
+            end += 1
+        group = sorted(rows[start:end], key=lambda r: key(r.id))
+        for offset, r in enumerate(group):
+            if offset and key(r.id) == key(group[offset - 1].id):
+                rank = result[-1].rank
+            else:
+                rank = rows[start].rank + offset
+            result.append(StandingRow(rank, r.id, r.points, r.tiebreaks))
+        start = end
+    return result

@@ -29,6 +29,7 @@ from .rounds import (
     round_publish,
     round_swap,
 )
+from .tiebreak_details import tie_details
 from .tournaments import (
     dashboard,
     deputies,
@@ -41,6 +42,7 @@ from .tournaments import (
 
 __all__ = [
     "berger",
+    "tie_details",
     "player_lookup",
     "rating_check",
     "rating_list_delete",

@@ -16,7 +16,13 @@ from ..reports.aro import aro_rounds, aro_spread
 from ..reports.crosstable import crosstable as crosstable_rows
 from ..reports.crosstable import square as square_crosstable
 from ..reports.player_card import player_card as card_of
-from ..reports.standings import adjourned_text, complete_rounds, open_adjourned, standings_table
+from ..reports.standings import (
+    adjourned_text,
+    complete_rounds,
+    long_event_advice,
+    open_adjourned,
+    standings_table,
+)
 from ..services.interchange import export_trf
 from ..tiebreaks import parse_order
 
@@ -75,7 +81,9 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         {"t": t, "labels": labels, "rows": rows, "rounds": rounds, "legend": legend,
          "changes": [changes.get(r.player.pk) for r in rows], "average_rating": average, "rated": rated,
          "round_choices": range(1, done + 1), "asked": asked, "polling": _polling(t, asked),
-         "is_arbiter": t.is_arbiter(request.user), "adjourned": adjourned_text(open_adjourned(t, rounds))},
+         "is_arbiter": t.is_arbiter(request.user), "adjourned": adjourned_text(open_adjourned(t, rounds)),
+         "dropped": table.dropped, "rules": t.effective_tiebreak_rules(),
+         "long_event_advice": long_event_advice(t)},
     )
 
 

@@ -19,7 +19,7 @@ from ..access import (
 )
 from ..forms import DeputyForm, TournamentForm
 from ..models import Conflict, RoundStatus, Tournament, stale_form
-from ..reports.standings import adjourned_text, open_adjourned
+from ..reports.standings import adjourned_text, long_event_advice, open_adjourned
 from ..services import deputies as team
 from ..services.tournaments import log_created, save_settings, too_many_rounds
 from ..warning_levels import NeedsConfirmation
@@ -152,11 +152,15 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
             t = Tournament.objects.get(pk=t.pk)
         else:
             messages.success(request, "Settings saved.")
+            advice = long_event_advice(t)
+            if advice:  # VCL4THP Q211: a Level-2 notice
+                messages.warning(request, advice)
             return redirect("pairing:tournament", slug=t.slug)
     return render(
         request,
         "pairing/tournament_form.html",
-        {"form": form, "t": t, "seen": seen, "deputy_form": DeputyForm(), "is_owner": t.owner_id == request.user.pk},
+        {"form": form, "t": t, "seen": seen, "deputy_form": DeputyForm(), "is_owner": t.owner_id == request.user.pk,
+         "long_event_advice": long_event_advice(t)},
         status=status,
     )
 

@@ -309,3 +309,35 @@ def test_checker_lists_the_boards_of_a_fixture_that_differs(capsys) -> None:
     assert "round 3: 3 differences" in out
     assert "board 8: engine 13-5, file 13-19, 11-5" in out
     assert "2 of 5 rounds differ" in out
+
+
+def test_vcl_q21_the_checker_accepts_any_order_within_a_tie_and_nothing_outside_it(tmp_path: Path, capsys) -> None:
+    """Players equal on points and every tie-break share places: the file may order them
+    (a drawing of lots, the chief arbiter's order), so ranks r and r + 1 for two players
+    tied on r are accepted; a rank outside the tied places is reported."""
+    path = tmp_path / "ties.trf"
+    code, _, err = run(capsys, "--dubov", "-g", "--players", "16", "--rounds", "5", "--seed", "11",
+                       "--tiebreaks", "WIN", "-o", str(path))
+    assert code == 0, err
+    t = parse_trf(path.read_text())
+    by_rank: dict[int, list[int]] = {}
+    for p in t.players:
+        by_rank.setdefault(p.rank, []).append(p.id)
+    rank, (first, second, *_) = next((r, ids) for r, ids in sorted(by_rank.items()) if len(ids) > 1)
+
+    def with_rank(text: str, pid: int, new: int) -> str:
+        lines = text.splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith("001") and int(line[4:8]) == pid:
+                lines[i] = line[:85] + f"{new:>4}" + line[89:]
+        return "\n".join(lines) + "\n"
+
+    ordered = tmp_path / "ordered.trf"
+    ordered.write_text(with_rank(path.read_text(), second, rank + 1))
+    code, out, _ = run(capsys, "--dubov", str(ordered), "-c")
+    assert code == 0, out
+    outside = tmp_path / "outside.trf"
+    outside.write_text(with_rank(path.read_text(), first, rank + len(by_rank[rank])))
+    code, out, _ = run(capsys, "--dubov", str(outside), "-c")
+    assert code == 4
+    assert f"player {first}: rank {rank + len(by_rank[rank])} in the file, {rank}-{rank + len(by_rank[rank]) - 1} (tied)" in out

@@ -99,7 +99,7 @@ def test_names_on_every_public_list_link_to_the_player_card(anon_client, tournam
 
 
 def test_every_number_on_the_standings_page(anon_client, tournament, six):
-    """Default tie-breaks BH-C1, BH, SB (C.07).  No requested bye is left unfollowed by a
+    """Default tie-breaks BH-C1, BH, SB (C.07, here the 2023 text, chosen in the settings).  No requested bye is left unfollowed by a
     game, so every player's score as an opponent is their own score (16.3).  Own
     unplayed rounds count as a game against a dummy with the player's own score (16.4):
     C's forfeit loss (½, a VUR), D's half-point bye (1½, a VUR), E's forfeit win (1,
@@ -114,6 +114,8 @@ def test_every_number_on_the_standings_page(anon_client, tournament, six):
           D 0+1½·½+1 = 1¾   E 0+1+0 = 1   F ½·½+1½+0 = 1¾
     D and F share 1½ points; D's BH-C1 (4) beats F's (3½).
     """
+    tournament.tiebreak_rules = 2023
+    tournament.save()
     html = anon_client.get(reverse("pairing:standings", args=[tournament.slug])).content.decode()
     assert "after round 3" in html
     assert re.search(r"<th>Pts</th><th>BH-C1</th><th>BH</th><th>SB</th>", html)
@@ -131,6 +133,28 @@ def test_every_number_on_the_standings_page(anon_client, tournament, six):
     # Rating change (K 20 assumed): A (2000) beat D (1700), B (1900), C (1800):
     # 20 x ((1 - 0.85) + (1 - 0.64) + (1 - 0.76)) = +15.0
     assert cells(html, "standings")[0][10] == "+15.0"
+    assert "Tie-breaks of C.07 of 2023" in html
+
+
+def test_c07_2026_the_standings_of_a_tournament_without_a_start_date_follow_the_2026_text(
+    anon_client, tournament, six
+):
+    """The same tournament under the 1 March 2026 text (the default: no start date before
+    March 2026).  Only E changes: his round-2 forfeit win counts a dummy capped at the
+    scheduled opponent C's score (16.4.1), ½ instead of E's own 1.  BH 2 + ½ + 1½ = 4,
+    BH-C1 cuts the ½ (not a VUR, the lowest value): 3½, SB 0 + 1 × ½ + 0 = ½.  F's PAB
+    (own 1½, cap 3 × ½ = 1½), D's half-point bye (1½) and C's forfeit loss (½, below E's
+    1) are at or under their caps."""
+    assert tournament.effective_tiebreak_rules() == 2026
+    html = anon_client.get(reverse("pairing:standings", args=[tournament.slug])).content.decode()
+    rows = {row[3]: row[6:10] for row in cells(html, "standings")}
+    assert rows["Elayer, E"] == ["1", "3.5", "4.0", "0.50"]
+    assert rows["Alayer, A"] == ["3", "3.5", "4.0", "4.00"]
+    assert rows["Flayer, F"] == ["1.5", "3.5", "4.0", "1.75"]
+    assert "Tie-breaks of C.07 of 1 March 2026" in html
+    tournament.start_date = __import__("datetime").date(2026, 2, 28)
+    tournament.save()
+    assert tournament.effective_tiebreak_rules() == 2023
 
 
 def test_standings_after_an_earlier_round(anon_client, tournament, six):

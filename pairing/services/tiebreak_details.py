@@ -1,0 +1,133 @@
+"""What the chief arbiter adds to the tie-break list by hand (C.07; VCL4THP Q205, Q207,
+Q212-213): the order of players still tied on everything, tie-break values computed
+outside the program (code EXT), and, for events over 30 days, a rating per round."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from django.db import transaction
+
+from ..models import AuditAction, AuditEntry, Player, RoundRating, Tournament
+
+
+class DetailsRefused(ValueError):
+    """The values typed cannot be stored; the message says which and why.  Nothing changed."""
+
+
+def _players(t: Tournament, pks) -> dict[int, Player]:
+    found = {p.pk: p for p in t.player_set.filter(pk__in=list(pks))}
+    if len(found) != len(set(pks)):
+        raise DetailsRefused("A player in the form is not in this tournament any more; reload the page.")
+    return found
+
+
+def set_hand_ranks(t: Tournament, ranks: dict[int, str], groups: list[list[int]], user) -> int:
+    """``ranks``: player pk -> the order typed ('' clears it), for players tied on points
+    and every tie-break (``groups``: each tied group's pks).  Within a group the orders
+    are distinct whole numbers from 1.  Returns the number of players changed."""
+    group_of = {pk: g for g in groups for pk in g}
+    parsed: dict[int, int | None] = {}
+    for pk, raw in ranks.items():
+        raw = raw.strip()
+        if pk not in group_of:
+            raise DetailsRefused("Only players tied on points and every tie-break can be ordered by hand.")
+        if not raw:
+            parsed[pk] = None
+        elif raw.isdigit() and 1 <= int(raw) <= len(group_of[pk]):
+            parsed[pk] = int(raw)
+        else:
+            raise DetailsRefused(f"Type a place from 1 to {len(group_of[pk])} within the tied group, or leave it empty.")
+    for g in groups:
+        given = [parsed[pk] for pk in g if parsed.get(pk)]
+        if len(given) != len(set(given)):
+            raise DetailsRefused("Two tied players have the same place; give each a different one.")
+    with transaction.atomic():
+        t.lock()
+        players = _players(t, parsed)
+        changed = 0
+        for pk, rank in parsed.items():
+            p = players[pk]
+            if p.hand_rank != rank:
+                before = p.audit_values(["hand_rank"])
+                p.hand_rank = rank
+                p.save(update_fields=["hand_rank"])
+                AuditEntry.log(t, user, AuditAction.PLAYER,
+                               f"Order among tied players: {p.name} {'placed ' + str(rank) if rank else 'cleared'}.",
+                               obj=p, label=p.audit_label(), before=before, after=p.audit_values(["hand_rank"]))
+                changed += 1
+    return changed
+
+
+def set_external_values(t: Tournament, values: dict[int, str], user) -> int:
+    """``values``: player pk -> the externally computed tie-break value ('' clears it);
+    numbers with up to two decimals, between -999999 and 999999."""
+    parsed: dict[int, Decimal | None] = {}
+    for pk, raw in values.items():
+        raw = raw.strip().replace(",", ".")
+        if not raw:
+            parsed[pk] = None
+            continue
+        try:
+            number = Decimal(raw)
+        except InvalidOperation:
+            raise DetailsRefused(f"{raw!r} is not a number (e.g. 12.5).") from None
+        if not number.is_finite() or abs(number) >= 10**6 or number != number.quantize(Decimal("0.01")):
+            raise DetailsRefused(f"{raw}: a number with at most two decimals, below a million.")
+        parsed[pk] = number.quantize(Decimal("0.01"))
+    with transaction.atomic():
+        t.lock()
+        players = _players(t, parsed)
+        changed = 0
+        for pk, number in parsed.items():
+            p = players[pk]
+            if p.external_tiebreak != number:
+                before = p.audit_values(["external_tiebreak"])
+                p.external_tiebreak = number
+                p.save(update_fields=["external_tiebreak"])
+                AuditEntry.log(t, user, AuditAction.PLAYER, f"External tie-break value of {p.name}: {number}.",
+                               obj=p, label=p.audit_label(), before=before,
+                               after=p.audit_values(["external_tiebreak"]))
+                changed += 1
+    return changed
+
+
+def set_round_ratings(t: Tournament, grid: dict[tuple[int, int], str], user) -> int:
+    """``grid``: (player pk, round) -> the rating from that round on ('' for none).  Each
+    rating is a whole number from 1 to 3500; rounds from 2 to the tournament's last (round
+    1 is the tournament rating itself).  Returns the number of cells changed."""
+    if not t.long_event:
+        raise DetailsRefused("Ratings per round are for events over 30 days: tick that setting first.")
+    parsed: dict[tuple[int, int], int | None] = {}
+    for (pk, number), raw in grid.items():
+        raw = raw.strip()
+        if not 2 <= number <= t.rounds:
+            raise DetailsRefused(f"Round {number} is not a round of this tournament after the first.")
+        if not raw:
+            parsed[(pk, number)] = None
+        elif raw.isdigit() and 1 <= int(raw) <= 3500:
+            parsed[(pk, number)] = int(raw)
+        else:
+            raise DetailsRefused(f"Round {number}: {raw!r} is not a rating (a whole number from 1 to 3500).")
+    with transaction.atomic():
+        t.lock()
+        players = _players(t, {pk for pk, _ in parsed})
+        stored = {(r.player_id, r.round_number): r for r in RoundRating.objects.filter(player__tournament=t)}
+        changed = 0
+        for (pk, number), rating in sorted(parsed.items()):
+            old = stored.get((pk, number))
+            if (old.rating if old else None) == rating:
+                continue
+            if rating is None:
+                old.delete()
+            elif old:
+                old.rating = rating
+                old.save(update_fields=["rating"])
+            else:
+                RoundRating.objects.create(player_id=pk, round_number=number, rating=rating)
+            p = players[pk]
+            AuditEntry.log(t, user, AuditAction.PLAYER,
+                           f"Rating of {p.name} from round {number}: {old.rating if old else '—'} => {rating or '—'}.",
+                           obj=p, label=p.audit_label())
+            changed += 1
+    return changed
