@@ -591,10 +591,11 @@ def test_late_entry_rounds_are_zero_point_byes_followed_by_play():
     assert value(t, TB.BH, 2) == D("2.0") + D("2.0") + D("1.0")
 
 
-def test_requested_full_point_bye_in_the_last_round_counts_as_a_draw_in_3_1_0():
-    """16.2.5 with the tournament's point system (3-1-0, requested full-point bye 3): A
-    keeps 6 for himself but counts 3 + 1 (a 3-1-0 draw) for B; B's trailing absence
-    counts 1 for A.  SB multiplies by the points scored: 3 x 1 + 3 x 6."""
+def test_a_last_round_absence_counts_as_a_draw_in_3_1_0_and_a_full_point_bye_at_face_value():
+    """16.2.5 with the tournament's point system (3-1-0): B's trailing absence counts 1
+    (a 3-1-0 draw) for A.  A's last-round full-point bye (3) counts like the PAB it stands
+    for (docs/tiebreaks.md): at face value, 6, for B.  SB multiplies by the points
+    scored: 3 x 1 + 3 x 6."""
     ps = PointSystem(
         win=D(3), draw=D(1), loss=D(0), forfeit_win=D(3), pairing_bye=D(3), full_bye=D(3), half_bye=D(1)
     )
@@ -610,7 +611,7 @@ def test_requested_full_point_bye_in_the_last_round_counts_as_a_draw_in_3_1_0():
         2,
         ps,
     )
-    assert value(t, TB.BH, 2) == D(4)  # A as an opponent: 3 + 1; own dummy 0
+    assert value(t, TB.BH, 2) == D(6)  # A as an opponent at face value; own dummy 0
     assert value(t, TB.BH, 1) == D(7)  # B as an opponent: 0 + 1; own dummy 6
     assert value(t, TB.SB, 1) == D(21)
     assert value(t, TB.WIN, 1) == 2  # the 3-point bye scores as a win (7.1)

@@ -262,20 +262,23 @@ def _fpb_case(last: bool) -> TBTournament:
     return TBTournament((TBPlayer(1, 2000, a, 1), TBPlayer(2, 1900, b, 2), TBPlayer(3, 1800, c, 3)), 3)
 
 
-def test_a_full_point_bye_is_a_requested_bye_not_a_pairing_bye():
-    """C.07 16.1.2 / 16.2.3 / 16.2.5 name requested byes whatever they are worth: a
-    full-point bye (C.04.1, given on request, never by the pairing) is a round the player
-    chose not to play.  A (3 points: win, F, win) has REP 2, and BH-C1 cuts the bye first
-    (a VUR worth A's own 3.0 is cut before B's 1.5).  When the F is A's last round it is
-    not followed by a round available to play (16.2.5): for B and C, A counts 2.5, a
-    draw instead of the bye's point (16.3.2); in round 2 it counts at face value, 3.0."""
+def test_a_full_point_bye_counts_like_the_pairing_allocated_bye_it_stands_for():
+    """Reading (docs/tiebreaks.md): a full-point bye is a round the player was available
+    for, like a PAB -- the commission's exercises count only the half-point bye as a
+    voluntarily unplayed round with a contribution (note to Ex 13), and Gacrux, the
+    commission's tool, agrees.  A (3 points: win, F, win) has REP 3; BH-C1 cuts the lowest
+    value, B's or C's 1.5 (the bye's 3.0 dummy is not cut first): 6.0 - 1.5 = 4.5.  For B
+    and C, A's F counts at face value even in A's last round (16.2.5 is for requested
+    byes that are VURs): 3.0."""
     middle, last = _fpb_case(last=False), _fpb_case(last=True)
-    assert value(middle, TB.REP, 1) == 2
+    assert value(middle, TB.REP, 1) == 3
     assert value(middle, TB.BH, 1) == D("3.0") + D("1.5") + D("1.5")
-    assert value(middle, TB.BH_C1, 1) == D("3.0")  # the bye (3.0) cut, not an opponent's 1.5
+    assert value(middle, TB.BH_C1, 1) == D("4.5")
     assert value(middle, TB.BH, 2) == D("3.0") + D("1.5") + D("1.5")  # A at face value
-    assert value(last, TB.BH, 2) == D("2.5") + D("1.5") + D("1.5")  # A's last-round F: a draw
-    assert value(last, TB.WIN, 1) == 3  # still a round scored as a win (7.1)
+    assert value(last, TB.BH, 2) == D("3.0") + D("1.5") + D("1.5")  # still face value
+    assert value(last, TB.WIN, 1) == 3  # a round scored as a win (7.1)
+    # under the 2026 text the dummy of a round without an opponent is capped at 1.5
+    assert value(replace(middle, rules=RULES_2026), TB.BH, 1) == D("1.5") + D("1.5") + D("1.5")
 
 
 def test_rules_default_is_2023_and_2026_is_opt_in_for_the_engine():

@@ -22,7 +22,8 @@ _GAME_RESULTS = frozenset(
      Result.ADJOURNED}  # an adjourned game counts as a draw until its result comes
 )
 _FORFEITS = frozenset({Result.FORFEIT_WIN, Result.FORFEIT_LOSS})
-_REQUESTED = frozenset({Result.HALF_BYE, Result.FULL_BYE, Result.ZERO_BYE})  # incl. absence, withdrawal
+# incl. absence, withdrawal.  Not the full-point bye: see _AVAILABLE_UNPLAYED.
+_REQUESTED = frozenset({Result.HALF_BYE, Result.ZERO_BYE})
 _WON = frozenset({Result.WIN, Result.WIN_UNRATED, Result.FORFEIT_WIN})
 _GAME_FRACTION = {
     Result.WIN: 2,
@@ -40,7 +41,12 @@ _GAME_FRACTION = {
 _GAME = frozenset(r.value for r in _GAME_RESULTS)
 _FORFEIT = frozenset(r.value for r in _FORFEITS)
 _REQUESTED_BYE = frozenset(r.value for r in _REQUESTED)
-_AVAILABLE_UNPLAYED = frozenset({Result.PAIRING_BYE.value, Result.FORFEIT_WIN.value})
+# Rounds without a game the player was available for (16.2.1-2): the PAB, a forfeit win,
+# and a full-point bye, counted like the PAB it replaces -- the commission's exercises
+# count only the half-point bye as a voluntarily unplayed round with a contribution
+# (p. 21, note to Ex 13), and Gacrux, the commission's tool, treats F as a PAB
+# (docs/tiebreaks.md, "Reading choices").
+_AVAILABLE_UNPLAYED = frozenset({Result.PAIRING_BYE.value, Result.FORFEIT_WIN.value, Result.FULL_BYE.value})
 _BYE = frozenset(r.value for r in Result if r.is_bye)
 _WON_CODES = frozenset(r.value for r in _WON)
 _HALF_POINTS = {r.value: h for r, h in _GAME_FRACTION.items()}
