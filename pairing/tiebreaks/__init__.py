@@ -10,18 +10,21 @@ Unplayed rounds (C.07 art. 16, as the commission's exercises apply it):
 
 * An *over-the-board game* is a paired round with a W/D/L result (TRF ``1 = 0 W D L``);
   in a round robin (``TBTournament.round_robin``) forfeits count as games too (art. 15).
-* A round is *available to play* when it is a game, a pairing-allocated bye (``U``) or a
-  forfeit win (``+``).  Every other round -- forfeit loss (``-``), requested half-,
-  full- or zero-point bye (``H F Z``), absence, withdrawal, rounds before a late
-  entry (``Z``) -- is a *voluntarily unplayed round* (VUR, 16.1.2).
+* A round is *available to play* when it is a game, a pairing-allocated bye (``U``), a
+  forfeit win (``+``) or a full-point bye (``F``, counted like the PAB it stands for).
+  Every other round -- forfeit loss (``-``), requested half- or zero-point bye
+  (``H Z``), absence, withdrawal, rounds before a late entry (``Z``) -- is a
+  *voluntarily unplayed round* (VUR, 16.1.2).
 * Score of a player *as an opponent* (16.3): every round at face value, except the
-  requested byes/absences (``H F Z``) that are not followed by any round available to
+  requested byes/absences (``H Z``) that are not followed by any round available to
   play (16.2.5): those count as draws (16.3.2).  A withdrawn player's last rounds
   therefore count as draws for their opponents' Buchholz.  Forfeit losses always count
   at face value (16.2.4).
 * A player's *own* unplayed round (bye, forfeit won or lost, absence) counts, for the
   opponent-based tie-breaks (BH, FB, SB, KS), as a game against a dummy opponent whose
-  score is the player's own final score, with the result the points awarded (16.4).
+  score is the player's own final score, with the result the points awarded (16.4);
+  under the 2026 text that score is capped (16.4.1 forfeits: the scheduled opponent's
+  score; 16.4.2 rounds without an opponent: half the maximum score).
 * Cut/median modifiers (14, 16.5): the value cut first is the smallest contribution of
   a VUR, unless the least significant value (lowest opponent score, ties by lowest
   contribution) gives a larger contribution -- then that one is cut (exercise 13).  For

@@ -278,3 +278,18 @@ def test_vcl_q212_a_rating_per_round_out_of_range_is_refused_whole(chief_client,
 def test_no_ratings_per_round_for_a_short_event(chief_client, tournament, six):
     response = chief_client.post(ties_url(tournament), {"section": "ratings", f"rr-{six['C'].pk}-2": "2000"})
     assert response.status_code == 400 and not RoundRating.objects.exists()
+
+
+def test_a_player_without_a_game_shows_no_rating_figure_apro_and_appo_included(anon_client, tournament, six):
+    """Issue 19: a player who has played no game has no ARO, TPR, APRO, PTP or APPO: the
+    table shows '—' for all five (APPO showed 0)."""
+    from pairing.models import Player
+
+    from pairing.services.numbering import renumber
+
+    Player.objects.create(tournament=tournament, name="Glayer, G", rating=1400)
+    renumber(tournament)
+    set_fields(tournament, tiebreaks="ARO, TPR, APRO, PTP, APPO")
+    rows = standings_rows(anon_client, tournament)
+    assert rows["Glayer, G"][7:12] == ["—"] * 5
+    assert "—" not in rows["Alayer, A"][7:12]
