@@ -234,7 +234,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
     if t.player_set.exists() or t.round_set.exists():
         raise ImportRefused([(0, 0, "This tournament already has players or rounds; import into a new one.")])
     try:
-        data = trf_module.parse_trf(text)
+        data = trf_module.parse_trf(text, unknown_as_adjourned=True)
     except trf_module.TrfError as exc:
         raise ImportRefused([(p.line, p.column, p.message) for p in exc.problems]) from exc
     problems: list[tuple[int, int, str]] = []
@@ -370,7 +370,9 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         ForbiddenPair.objects.bulk_create(forbidden_rows)
         renumber(t)
         checked = len(created) * played <= IMPORT_CHECK_LIMIT
-        differing = _imported_rounds_checked(t, confirmations) if checked else []
+        differing = _imported_rounds_checked(t, confirmations, _unknown_symbols(data)) if checked else []
+        if not checked and data.unknown_results:
+            require(Level.CONFIRM, confirmations, "Import unknown results as adjourned games", _unknown_symbols(data))
         forbidden = forbidden_pair_names(t)
         AuditEntry.log(
             t, user, AuditAction.IMPORT,
@@ -451,9 +453,30 @@ NOT_CHECKED = ("The rounds were not re-paired against the rules: too large to ch
                "Check the file with: python -m pairing.engine --dubov -c FILE.trf")
 
 
-def _imported_rounds_checked(t: Tournament, confirmations: int) -> list[tuple[int, str, list[str]]]:
+def _unknown_symbols(data) -> list[str]:
+    """VCL4THP Q166: the result symbols the file uses that TRF does not define, each
+    imported as an adjourned game, for the arbiter to confirm."""
+    if not data.unknown_results:
+        return []
+    where = {}
+    for p in data.players:
+        for rnd, e in enumerate(p.history, start=1):
+            if e.result is Result.ADJOURNED and e.opponent is not None and p.id < e.opponent:
+                where.setdefault(rnd, []).append(f"{p.id}-{e.opponent}")
+    lines = [f"Line {line}, column {column}: result {symbol!r} is not a TRF result code."
+             for line, column, symbol in data.unknown_results]
+    boards = "; ".join(f"round {rnd}: {', '.join(pairs)}" for rnd, pairs in sorted(where.items()))
+    return lines + [f"These games are imported as adjourned games ({boards}): they count as draws until you "
+                    "enter their results on the round pages."]
+
+
+def _imported_rounds_checked(
+    t: Tournament, confirmations: int, unknown: list[str] | None = None
+) -> list[tuple[int, str, list[str]]]:
     """Each imported round against the engine's pairing of it: ``(round, ### line,
-    differences)`` for the rounds that differ, after the Level-3 confirmation."""
+    differences)`` for the rounds that differ, after the Level-3 confirmation.  The
+    unknown result symbols read as adjourned games (``unknown``) are confirmed in the
+    same question."""
     players = {p.pk: p for p in t.player_set.all()}
     tpn = {pk: p.tpn for pk, p in players.items()}
     differing = []
@@ -472,8 +495,10 @@ def _imported_rounds_checked(t: Tournament, confirmations: int) -> list[tuple[in
             Level.CONFIRM, confirmations, "Import rounds that break the pairing rules",
             [f"Round {n}: {' '.join(found)}" for n, _, found in differing]
             + ["The engine pairs these rounds differently. Imported as they are, each is a pairing-integrity event: "
-               "recorded and written in the rating report's copy."],
+               "recorded and written in the rating report's copy."] + (unknown or []),
         )
+    elif unknown:
+        require(Level.CONFIRM, confirmations, "Import unknown results as adjourned games", unknown)
     return differing
 
 

@@ -85,3 +85,59 @@ def test_a_file_too_large_to_re_pair_during_an_upload_is_imported_with_a_notice(
     page = chief_client.get(response.url).content.decode()
     assert "were not re-paired against the rules" in page and "python -m pairing.engine --dubov -c" in page
     assert fresh.rounds_published() == 2 and not IntegrityEvent.objects.filter(tournament=fresh).exists()
+
+
+def _with_symbol(text: str, round_number: int, symbol: str) -> tuple[str, int, int]:
+    """The file with the result of board 1's game of ``round_number`` replaced by
+    ``symbol`` on both players' lines; returns the text and the two players' ids."""
+    from pairing.engine.trf import parse_trf
+
+    data = parse_trf(text)
+    first = next(p for p in data.players if p.history[round_number - 1].opponent is not None)
+    second = first.history[round_number - 1].opponent
+    column = 91 + (round_number - 1) * 10 + 7  # 0-based index of the result character (column 99 in round 1)
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("001") and int(line[4:8]) in (first.id, second):
+            lines[i] = line[:column] + symbol + line[column + 1:]
+    return "\n".join(lines) + "\n", first.id, second
+
+
+def test_vcl_q166_unknown_result_symbols_are_imported_as_adjourned_games_after_a_confirmation(chief_client, chief):
+    """A game written 'X' on both lines (no TRF code): the import lists the symbol with its
+    line and column, says the game becomes adjourned, writes nothing before the Level-3
+    confirmation, and then stores the game as adjourned (a draw until its result)."""
+    from pairing.models import Game, GameResult
+
+    source = Tournament.objects.create(slug="source", name="Source", rounds=5, owner=chief)
+    add_players(source, 6)
+    play_round(source)
+    play_round(source)
+    text, a, b = _with_symbol(interchange.export_trf(source), 2, "X")
+    fresh, response = _import(chief_client, chief, text=text)
+    page = confirmation_page(response)
+    html = response.content.decode()
+    assert page["level"] == 3
+    assert "result &#x27;X&#x27; is not a TRF result code" in html
+    assert f"round 2: {min(a, b)}-{max(a, b)}" in html
+    assert not fresh.player_set.exists()
+    response = confirm(chief_client, response)
+    assert response.status_code == 302
+    (game,) = Game.objects.filter(round__tournament=fresh, result=GameResult.ADJOURNED)
+    assert game.round.number == 2
+
+
+def test_vcl_q166_an_unknown_symbol_facing_a_known_result_is_still_refused(chief_client, chief):
+    """Only a game whose two lines both carry unknown symbols becomes adjourned: 'X'
+    against '1' contradicts itself and is refused with its line, nothing written."""
+    source = Tournament.objects.create(slug="source", name="Source", rounds=5, owner=chief)
+    add_players(source, 6)
+    play_round(source)
+    text = interchange.export_trf(source)
+    lines = text.splitlines()
+    i = next(i for i, line in enumerate(lines) if line.startswith("001") and line[92:96].strip() not in ("", "0000"))
+    lines[i] = lines[i][:98] + "X" + lines[i][99:]
+    fresh, response = _import(chief_client, chief, text="\n".join(lines) + "\n")
+    assert response.status_code == 400
+    assert "do not match" in response.content.decode()
+    assert not fresh.player_set.exists()

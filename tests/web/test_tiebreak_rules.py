@@ -284,7 +284,6 @@ def test_a_player_without_a_game_shows_no_rating_figure_apro_and_appo_included(a
     """Issue 19: a player who has played no game has no ARO, TPR, APRO, PTP or APPO: the
     table shows '—' for all five (APPO showed 0)."""
     from pairing.models import Player
-
     from pairing.services.numbering import renumber
 
     Player.objects.create(tournament=tournament, name="Glayer, G", rating=1400)

@@ -79,6 +79,9 @@ class TrfTournament:
     absent_next: frozenset[int] = frozenset()
     forbidden: frozenset[frozenset[int]] = frozenset()
     extra_lines: tuple[str, ...] = ()
+    # (line, column, symbol) of result symbols read as adjourned games (parse_trf's
+    # unknown_as_adjourned); empty otherwise
+    unknown_results: tuple[tuple[int, int, str], ...] = ()
 
     def rounds_played(self) -> int:
         """The last round that has been played: the last round in which any player has an

@@ -82,8 +82,12 @@ def is_digits(text: str) -> bool:
 
 
 class _Reader:
-    def __init__(self) -> None:
+    def __init__(self, unknown_as_adjourned: bool = False) -> None:
         self.problems: list[TrfProblem] = []
+        # a result symbol TRF does not know, on a board with an opponent and a colour, read
+        # as an adjourned game (VCL4THP Q166): (line, column, symbol), for the caller to show
+        self.unknown_as_adjourned = unknown_as_adjourned
+        self.unknown_results: list[tuple[int, int, str]] = []
 
     def err(self, line: int, column: int, message: str) -> None:
         self.problems.append(TrfProblem(line, column, message))
@@ -280,6 +284,9 @@ def _parse_round(block: str, line_no: int, col: int, rd: _Reader) -> RoundEntry 
         result = Result.ZERO_BYE
     elif r in _RESULT_CODES:
         result = _RESULT_CODES[r]
+    elif rd.unknown_as_adjourned and opponent is not None and colour is not None and result_txt.isprintable():
+        rd.unknown_results.append((line_no, col + 7, result_txt))
+        result = Result.ADJOURNED
     else:
         rd.err(
             line_no,

@@ -28,14 +28,18 @@ from .fields import (
 from .writer import _CONTROL
 
 
-def parse_trf(text: str) -> TrfTournament:
+def parse_trf(text: str, unknown_as_adjourned: bool = False) -> TrfTournament:
     """Read a TRF-16 file (see the module docstring for what is accepted).
 
     Raises :class:`TrfError` listing every malformed line, with line, column and
     what was expected there, and every inconsistency between players' records.
-    Nothing is guessed.
+    Nothing is guessed -- except with ``unknown_as_adjourned``: a result symbol TRF does
+    not define, on a board with an opponent and a colour, is read as an adjourned game
+    (``?``) and listed in ``TrfTournament.unknown_results`` for the caller to confirm
+    (the app's import, VCL4THP Q166).  Both players' symbols must then be unknown or
+    ``?``: an unknown symbol facing a known result is still refused.
     """
-    rd = _Reader()
+    rd = _Reader(unknown_as_adjourned)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if text.startswith("\ufeff"):
         lines[0] = lines[0][1:]
@@ -231,5 +235,6 @@ def parse_trf(text: str) -> TrfTournament:
         absent_next=frozenset(absent),
         forbidden=frozenset(forbidden),
         extra_lines=tuple(extra),
+        unknown_results=tuple(rd.unknown_results),
     )
 
