@@ -54,6 +54,7 @@ PAGE_CHAPTER = {
     "rating_check": "ratings",
     "berger": "round-robin",
     "tie_details": "standings",
+    "pairing_numbers": "players",
     "player_delete": "players",
     "player_withdraw": "byes",
     "absences": "byes",

@@ -30,6 +30,7 @@ urlpatterns = [
     path(T + "ratings/check/", views.rating_check, name="rating_check"),
     path(T + "berger/", views.berger, name="berger"),
     path(T + "ties/", views.tie_details, name="tie_details"),
+    path(T + "players/numbers/", views.pairing_numbers, name="pairing_numbers"),
     path(T + "players/<int:pk>/", views.player_edit, name="player_edit"),
     path(T + "players/<int:pk>/delete/", views.player_delete, name="player_delete"),
     path(T + "players/<int:pk>/withdraw/", views.player_withdraw, name="player_withdraw"),

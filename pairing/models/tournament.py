@@ -154,6 +154,11 @@ class Tournament(models.Model):
     fide_mode_left_round = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The last round paired when the tournament left FIDE mode."
     )
+    numbers_by_hand = models.BooleanField(
+        default=False,
+        help_text="Set when the chief arbiter exchanges two pairing numbers: they no longer follow ratings until "
+        "the list is regenerated.",
+    )
     ranking_frozen = models.BooleanField(
         default=False, help_text="Set when round 4 is published: pairing numbers no longer follow ratings."
     )

@@ -25,7 +25,7 @@ from ..models import (
 )
 from ..warning_levels import Level, require
 from ..wording import counted, points_text
-from . import integrity, restore
+from . import integrity, numbering, restore
 from .numbering import renumber
 from .rounds import discard_draft
 
@@ -201,18 +201,33 @@ def add_player(tournament: Tournament, save: Callable[[], Player], user) -> Play
 
 
 def change_player(
-    tournament, player: Player, save: Callable[[], Player], user, before: dict, seen: str = ""
+    tournament, player: Player, save: Callable[[], Player], user, before: dict, seen: str = "",
+    confirmations: int = 0,
 ) -> Player:
     """Save ``player``'s changes (``save``: the form's save) under the tournament lock;
     log the fields that changed (``before``: their old values) and discard the draft
     if any changed (a rating change can renumber everyone).  ``seen``: the version
     the arbiter's form was made from; raises :class:`Conflict` if the player changed
-    since."""
+    since.
+
+    Once a round is paired and until round 4 is (the numbers still follow the ratings),
+    a change that gives two or more players another number -- a rating corrected, say
+    -- regenerates the list: a Level-3 confirmation naming the moves (VCL4THP Q154)."""
     with transaction.atomic():
-        tournament.lock()
+        current = tournament.lock()
         if seen and Player.objects.get(pk=player.pk).version() != seen:
             raise Conflict(SEEN_CHANGED.format(what=f"{before['name']}'s details"))
         player = _saved_unless_fide_id_taken(save)
+        if (current.rounds_published() and not current.ranking_frozen and not current.numbers_by_hand
+                and not current.round_robin):
+            moved = numbering.moves(current, numbering.by_rules(current))
+            if len(moved) >= 2:
+                require(Level.CONFIRM, confirmations, "Regenerate the pairing numbers", [
+                    f"This change gives {len(moved)} players another pairing number: "
+                    + ", ".join(f"{p.name} {old} => {new}" for p, old, new in moved[:30])
+                    + (" …" if len(moved) > 30 else "") + ".",
+                    "Round 1 has been paired with the old numbers; the next rounds use the new ones.",
+                ])
         renumber(tournament)
         player.refresh_from_db()
         after = player.audit_values(list(before))

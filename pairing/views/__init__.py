@@ -8,6 +8,7 @@ from .manual import pair_by_hand, round_manual
 from .players import (
     forbidden_pair_delete,
     forbidden_pairs,
+    pairing_numbers,
     player_delete,
     player_edit,
     player_withdraw,
@@ -42,6 +43,7 @@ from .tournaments import (
 
 __all__ = [
     "berger",
+    "pairing_numbers",
     "tie_details",
     "player_lookup",
     "rating_check",

@@ -7,10 +7,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ..access import get_player, get_tournament_for_arbiter
+from ..access import get_player, get_tournament_for_arbiter, get_tournament_for_owner
 from ..forms import ForbiddenPairForm, PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
 from ..models import Conflict, ForbiddenPair, stale_form
-from ..services import player_ratings
+from ..services import numbering, player_ratings
 from ..services.forbidden_pairs import allow_pair, forbid_pair
 from ..services.interchange import IMPORT_CHECK_LIMIT, NOT_CHECKED, ImportRefused, import_trf
 from ..services.players import add_player, add_players, change_player, delete_player, withdraw
@@ -104,7 +104,9 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         form.add_error(None, stale_form("player's details"))
     elif request.method == "POST" and form.is_valid():
         try:
-            change_player(t, player, form.save, request.user, before, seen)
+            change_player(t, player, form.save, request.user, before, seen, given(request))
+        except NeedsConfirmation as exc:
+            return ask(request, exc, t=t, back=reverse("pairing:player_edit", args=[slug, pk]))
         except Conflict as exc:
             form.add_error(None, str(exc))
             seen, status = get_player(t, pk).version(), 409
@@ -280,3 +282,34 @@ def forbidden_pair_delete(request: HttpRequest, slug: str, pk: int) -> HttpRespo
     except ValueError as exc:
         messages.error(request, str(exc))
     return redirect("pairing:forbidden_pairs", slug=t.slug)
+
+
+@login_required
+@require_POST
+@tells_of_a_discarded_draft
+def pairing_numbers(request: HttpRequest, slug: str) -> HttpResponse:
+    """The chief arbiter exchanges two pairing numbers or regenerates the list from the
+    ratings (VCL4THP Q147-154), each after a Level-3 confirmation."""
+    t = get_tournament_for_owner(request, slug)
+    action = request.POST.get("action", "")
+    try:
+        if action == "exchange":
+            a_txt, b_txt = request.POST.get("a", "").strip(), request.POST.get("b", "").strip()
+            if not (a_txt.isdigit() and b_txt.isdigit()):
+                raise numbering.NumbersRefused("Type two pairing numbers to exchange.")
+            players = {p.tpn: p for p in t.player_set.filter(tpn__in=[int(a_txt), int(b_txt)])}
+            missing = [n for n in (int(a_txt), int(b_txt)) if n not in players]
+            if missing:
+                raise numbering.NumbersRefused(f"No player has pairing number {missing[0]}.")
+            numbering.exchange(t, players[int(a_txt)], players[int(b_txt)], request.user, given(request))
+            messages.success(request, f"Pairing numbers {a_txt} and {b_txt} exchanged.")
+        elif action == "regenerate":
+            n = numbering.regenerate(t, request.user, given(request))
+            messages.success(request, f"Pairing numbers regenerated from the ratings: {counted(n, 'player')} renumbered.")
+        else:
+            raise numbering.NumbersRefused("Choose to exchange two numbers or to regenerate the list.")
+    except NeedsConfirmation as exc:
+        return ask(request, exc, t=t, back=reverse("pairing:players", args=[slug]))
+    except numbering.NumbersRefused as exc:
+        messages.error(request, str(exc))
+    return redirect("pairing:players", slug=t.slug)
