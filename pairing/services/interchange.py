@@ -4,6 +4,7 @@ import of players and rounds already played (all or nothing)."""
 from __future__ import annotations
 
 import datetime
+import re
 from decimal import Decimal
 
 from django.db import transaction
@@ -33,7 +34,7 @@ from ..models import (
 from ..reports.rating_change import official_rating
 from ..reports.standings import standings
 from ..warning_levels import Level, require
-from . import acceleration, integrity, restore, trf_records
+from . import acceleration, import_review, integrity, restore, trf_records
 from .forbidden_pairs import forbidden_pair_names
 from .numbering import renumber
 from .snapshot import absent_ids, histories, point_system
@@ -215,7 +216,8 @@ def _parse_trf_date(text: str) -> datetime.date | None:
     return None
 
 
-def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 1000, confirmations: int = 0) -> int:
+def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 1000, confirmations: int = 0,
+               report: list[str] | None = None) -> int:
     """Load players, and any rounds already played, from TRF-16 text into an empty
     tournament.  All or nothing; raises :class:`ImportRefused` listing every problem.
 
@@ -228,8 +230,12 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
 
     Every imported round is paired again by the engine on the rounds before it (VCL4THP
     Q54–55); rounds that differ need a Level-3 confirmation (``confirmations``; without
-    it nothing is written) and each becomes a pairing-integrity event.  Returns the
-    number of players created.
+    it nothing is written) and each becomes a pairing-integrity event.  The adjustments
+    the import makes (:mod:`.import_review`: the version detected, records left out,
+    codes converted, defaults used; VCL4THP Q47-50) are asked in the same question when
+    they change what the file says, and all of them are added to ``report`` and to the
+    audit trail.  The file's place, federation, dates and time control are taken where
+    the tournament has none.  Returns the number of players created.
     """
     if t.player_set.exists() or t.round_set.exists():
         raise ImportRefused([(0, 0, "This tournament already has players or rounds; import into a new one.")])
@@ -271,6 +277,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                                "the file's points are different."))
     if problems:
         raise ImportRefused(problems)
+    reviewed = import_review.review(text, data, t)
 
     with transaction.atomic():
         t.lock()
@@ -288,6 +295,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         t.ranking_frozen = played >= 4
         if tiebreak_list is not None:
             t.tiebreaks = tiebreak_list
+        _description_from(t, data)
         t.acceleration = AccelerationMethod.BAKU if baku else AccelerationMethod.NONE
         if _round_robin_file(data):
             # the starting ranks are the Berger numbers the rounds were paired with
@@ -370,9 +378,13 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         ForbiddenPair.objects.bulk_create(forbidden_rows)
         renumber(t)
         checked = len(created) * played <= IMPORT_CHECK_LIMIT
-        differing = _imported_rounds_checked(t, confirmations, _unknown_symbols(data)) if checked else []
-        if not checked and data.unknown_results:
-            require(Level.CONFIRM, confirmations, "Import unknown results as adjourned games", _unknown_symbols(data))
+        for rank, rating, national_id in import_review.nrs_records(text):
+            if rank in created:
+                Player.objects.filter(pk=created[rank].pk).update(national_rating=rating, national_id=national_id[:20])
+        asked = _unknown_symbols(data) + reviewed.changes
+        differing = _imported_rounds_checked(t, confirmations, asked) if checked else []
+        if not checked and asked:
+            require(Level.CONFIRM, confirmations, "Import the file with these adjustments", asked)
         forbidden = forbidden_pair_names(t)
         AuditEntry.log(
             t, user, AuditAction.IMPORT,
@@ -380,6 +392,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             + (f", {len(forbidden)} forbidden pairs." if forbidden else ".")
             + ("" if checked else f" {NOT_CHECKED}"),
             label="TRF file", after={
+                "adjustments": reviewed.notes + reviewed.changes,
                 "players": [p.audit_label() for p in t.player_set.order_by("tpn")],
                 "rounds": played,
                 **({"forbidden_pairs": forbidden} if forbidden else {}),
@@ -389,7 +402,25 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         )
         for number, line, found in differing:
             integrity.record(t, IntegrityKind.IMPORT, number, line, user, detail=" ".join(found), point=point)
+    if report is not None:
+        report.extend(reviewed.notes + reviewed.changes)
     return len(created)
+
+
+def _description_from(t: Tournament, data) -> None:
+    """The file's place (022), federation (032), dates (042, 052) and time control (122)
+    where the tournament has none (it keeps its own otherwise; the review says so)."""
+    if not t.place and data.city.strip():
+        t.place = data.city.strip()[:120]
+    if not t.federation and re.fullmatch(r"[A-Za-z]{3}", data.federation.strip()):
+        t.federation = data.federation.strip().upper()
+    start, end = _parse_trf_date(data.start_date), _parse_trf_date(data.end_date)
+    if t.start_date is None and start:
+        t.start_date = start
+    if t.end_date is None and end and (t.start_date is None or end >= t.start_date):
+        t.end_date = end
+    if not t.time_control and data.time_control.strip():
+        t.time_control = data.time_control.strip()[:Tournament._meta.get_field("time_control").max_length]
 
 
 def _round_robin_file(data) -> bool:
@@ -475,8 +506,8 @@ def _imported_rounds_checked(
 ) -> list[tuple[int, str, list[str]]]:
     """Each imported round against the engine's pairing of it: ``(round, ### line,
     differences)`` for the rounds that differ, after the Level-3 confirmation.  The
-    unknown result symbols read as adjourned games (``unknown``) are confirmed in the
-    same question."""
+    other adjustments to confirm (``unknown``: unknown result symbols read as adjourned
+    games, records left out, codes converted) are asked in the same question."""
     players = {p.pk: p for p in t.player_set.all()}
     tpn = {pk: p.tpn for pk, p in players.items()}
     differing = []
@@ -498,7 +529,7 @@ def _imported_rounds_checked(
                "recorded and written in the rating report's copy."] + (unknown or []),
         )
     elif unknown:
-        require(Level.CONFIRM, confirmations, "Import unknown results as adjourned games", unknown)
+        require(Level.CONFIRM, confirmations, "Import the file with these adjustments", unknown)
     return differing
 
 

@@ -218,7 +218,8 @@ def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
     problems: list[tuple[int, int, str]] = []
     if request.method == "POST" and form.is_valid():
         try:
-            count = import_trf(t, form.cleaned_data["trf"], request.user, confirmations=given(request))
+            report: list[str] = []
+            count = import_trf(t, form.cleaned_data["trf"], request.user, confirmations=given(request), report=report)
         except NeedsConfirmation as exc:
             # the confirming form sends the file's text (a file cannot be sent again)
             return ask(request, exc, t=t, back=reverse("pairing:trf_import", args=[t.slug]),
@@ -228,6 +229,8 @@ def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             played = t.rounds_published()
             messages.success(request, f"{count} players imported, {played} rounds.")
+            for line in report:  # VCL4THP Q48, Q50: every adjustment, also in the audit trail
+                messages.info(request, line)
             if count * played > IMPORT_CHECK_LIMIT:  # Level 2: say what was not done
                 messages.warning(request, NOT_CHECKED)
             return redirect("pairing:tournament", slug=t.slug)

@@ -139,5 +139,74 @@ def test_vcl_q166_an_unknown_symbol_facing_a_known_result_is_still_refused(chief
     lines[i] = lines[i][:98] + "X" + lines[i][99:]
     fresh, response = _import(chief_client, chief, text="\n".join(lines) + "\n")
     assert response.status_code == 400
-    assert "do not match" in response.content.decode()
+    assert "found &#x27;X&#x27;; the other player&#x27;s line says" in response.content.decode()
     assert not fresh.player_set.exists()
+
+
+TRF06 = (
+    "012 Club Championship 2005\n"
+    "022 Maribor\n"
+    "042 2005/03/01\n"
+    "052 2005/03/29\n"
+    "001    1      Alpha, Ann                        2100                             1.0    1     2 w 1\n"
+    "001    2      Beta, Bob                         2000                             0.0    3     1 b 0\n"
+    "001    3      Gamma, Gil                        1900                             1.0    2  0000 - +\n"
+)
+
+
+def test_vcl_q47_q48_a_trf06_file_is_detected_and_every_adjustment_is_listed(chief_client, chief):
+    """A TRF-06 file (no XX record, the PAB written '0000 - +'): before writing, the page
+    lists the conversion of the old bye and the default number of rounds; after the
+    confirmation the messages and the audit trail give the version, the place and dates
+    read, and what was not taken."""
+    from pairing.models import AuditEntry, Bye
+
+    fresh, response = _import(chief_client, chief, text=TRF06)
+    html = response.content.decode()
+    assert confirmation_page(response)["level"] == 3
+    assert "1 byes written the TRF-06 way" in html
+    assert "The file does not give the number of rounds (XXR/142): the tournament&#x27;s 9 rounds are kept." in html
+    assert not fresh.player_set.exists()
+    response = confirm(chief_client, response)
+    follow = chief_client.get(response["Location"]).content.decode()
+    assert "File version: TRF-06 (no record or bye code of a later version)." in follow
+    assert "Place read from the file (022): Maribor." in follow
+    fresh.refresh_from_db()
+    assert (fresh.place, str(fresh.start_date), str(fresh.end_date)) == ("Maribor", "2005-03-01", "2005-03-29")
+    assert Bye.objects.get(tournament=fresh).kind == "U"
+    entry = AuditEntry.objects.get(tournament=fresh, action="import")
+    assert any("TRF-06" in line for line in entry.after["adjustments"])
+
+
+def test_vcl_q49_q50_a_trf16_file_with_records_this_program_does_not_read_says_which(chief_client, chief):
+    """A TRF-16 file (XXR) with a record of another program's ('XYZ'): the record is named
+    with its line before anything is written; the place differing from the tournament's
+    own is said too (the tournament keeps its place)."""
+    text = TRF06.replace("0000 - +", "0000 - U") + "XXR 5\nXYZ something\n"
+    fresh = Tournament.objects.create(slug="continued", name="Continued", owner=chief, place="Ljubljana")
+    response = chief_client.post(reverse("pairing:trf_import", args=[fresh.slug]), {"text": text})
+    html = response.content.decode()
+    assert "Record &#x27;XYZ&#x27; (line 9) is not a record this program reads: left out." in html
+    assert "Place in the file (022) is &#x27;Maribor&#x27;; the tournament keeps its own place, Ljubljana." in html
+    response = confirm(chief_client, response)
+    follow = chief_client.get(response["Location"]).content.decode()
+    assert "File version: TRF-16 (records XXR)." in follow
+    fresh.refresh_from_db()
+    assert fresh.place == "Ljubljana" and fresh.player_set.count() == 3
+
+
+def test_vcl_q50_the_apps_own_file_imports_without_a_question_and_keeps_national_ratings(chief_client, chief):
+    """The app's TRF-2026 export imported again asks nothing (every record is taken or
+    recomputed) and brings back the national ratings of the NRS records."""
+    from pairing.models import Player
+
+    source = Tournament.objects.create(slug="source", name="Source", rounds=5, owner=chief, federation="SLO")
+    add_players(source, 6)
+    Player.objects.filter(tournament=source, tpn=2).update(fide_rating=2390, national_rating=2211, national_id="SLO-77")
+    play_round(source)
+    fresh, response = _import(chief_client, chief, text=interchange.export_trf(source))
+    assert response.status_code == 302
+    follow = chief_client.get(response["Location"]).content.decode()
+    assert "File version: TRF-2026" in follow
+    p = Player.objects.get(tournament=fresh, tpn=2)
+    assert (p.national_rating, p.national_id) == (2211, "SLO-77")

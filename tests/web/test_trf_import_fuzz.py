@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from pairing.models import AuditEntry, Bye, ForbiddenPair, Player, Round, Tournament
 from pairing.services import interchange
+from pairing.warning_levels import NeedsConfirmation
 
 # A tournament our engine paired: 10 players, 3 of 5 rounds, forfeits, requested byes,
 # a PAB, forbidden pairs and an absence for round 4 (made with
@@ -76,7 +77,14 @@ class _Undo(Exception):
 def _import_or_refuse(chief, text: str) -> None:
     t = Tournament.objects.create(slug="fuzz", name="Fuzz", rounds=5, owner=chief)
     try:
-        count = interchange.import_trf(t, text, chief)
+        try:
+            count = interchange.import_trf(t, text, chief)
+        except NeedsConfirmation as question:
+            # adjustments to confirm first (VCL4THP Q48-50, Q54-55, Q166): asked before anything is written
+            assert question.warnings and all(question.warnings)
+            for model in (Player, Round, Bye, ForbiddenPair, AuditEntry):
+                assert not model.objects.filter(tournament=t).exists(), model.__name__
+            count = interchange.import_trf(t, text, chief, confirmations=1)
     except interchange.ImportRefused as exc:
         assert exc.problems and all(message for _, _, message in exc.problems)
         for model in (Player, Round, Bye, ForbiddenPair, AuditEntry):

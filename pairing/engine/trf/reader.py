@@ -196,7 +196,15 @@ def parse_trf(text: str, unknown_as_adjourned: bool = False) -> TrfTournament:
             if p.id > opp.id:
                 continue  # each pair checked once, from the lower id
             oe = opp.history[rnd - 1]
-            if oe.result not in e.result.opponent_results:
+            unknown = {(line, col): sym for line, col, sym in rd.unknown_results}
+            mine, theirs = (w.line, w.start + 7), (where(opp.id, rnd).line, where(opp.id, rnd).start + 7)
+            lone = [(at, unknown[at]) for at in (mine, theirs) if at in unknown]
+            if oe.result not in e.result.opponent_results and len(lone) == 1:
+                (line, col), sym = lone[0]
+                other = oe.result.value if lone[0][0] == mine else e.result.value
+                rd.err(line, col, f"round {rnd}: expected a result code (1 = 0 W D L + - ? U F H Z) in column {col}, "
+                                  f"found {sym!r}; the other player's line says {other!r}")
+            elif oe.result not in e.result.opponent_results:
                 rd.err(
                     w.line,
                     w.start + 7,
@@ -215,6 +223,12 @@ def parse_trf(text: str, unknown_as_adjourned: bool = False) -> TrfTournament:
         if pid not in known:
             rd.err(line_no, col, f"expected the starting rank of a player in the file, found {pid}")
     if rd.problems:
+        # the file is refused anyway: every unknown result symbol is listed too
+        at = {(pr.line, pr.column) for pr in rd.problems}
+        for line, col, sym in rd.unknown_results:
+            if (line, col) not in at:
+                rd.err(line, col, f"expected a result code (1 = 0 W D L + - ? U F H Z) in column {col}, found {sym!r} "
+                                  "(a game with an unknown result on both lines is imported as adjourned)")
         rd.problems.sort(key=lambda pr: (pr.line, pr.column))
         raise TrfError(rd.problems)
 
