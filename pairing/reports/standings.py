@@ -276,3 +276,12 @@ def open_adjourned(t: Tournament, up_to: int | None = None):
 def adjourned_text(games) -> str:
     """``round 3 board 2 (A – B), …``"""
     return ", ".join(f"round {g.round.number} board {g.board} ({g.white.name} – {g.black.name})" for g in games)
+
+
+def open_boards(t: Tournament) -> int:
+    """Boards of the last published round still without a result, when another round is
+    to come: at pairing time they can become adjourned games (VCL4THP Q158)."""
+    last = t.published_rounds().last()
+    if last is None or last.number >= t.rounds:
+        return 0
+    return last.game_set.filter(result=GameResult.PENDING).count()

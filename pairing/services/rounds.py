@@ -20,6 +20,7 @@ from ..models import (
     ByeKind,
     Conflict,
     Game,
+    GameResult,
     Player,
     Round,
     RoundStatus,
@@ -103,6 +104,31 @@ def open_next_round(t: Tournament) -> Round | int:
         raise PairingRefused(blocker)
     renumber(t)
     return t.next_round_number()
+
+
+def adjourn_open_boards(t: Tournament, user=None, confirmations: int = 0) -> int:
+    """At pairing time (VCL4THP Q158): the boards of the last round still without a
+    result become adjourned games -- draws for the pairing and the standings until their
+    results come -- after a Level-3 confirmation naming them.  Returns how many."""
+    from .results import record_result
+
+    last = t.published_rounds().last()
+    if last is None or last.number >= t.rounds:
+        return 0
+    games = list(last.game_set.filter(result=GameResult.PENDING).select_related("white", "black").order_by("board"))
+    if not games:
+        return 0
+    require(Level.CONFIRM, confirmations, f"Pair round {last.number + 1} with the open boards adjourned", [
+        f"Round {last.number}: " + "; ".join(f"board {g.board} ({g.white.name} – {g.black.name})" for g in games)
+        + " become adjourned games.",
+        "They count as draws for the pairing and the standings until you enter their results, in any later round; "
+        "a result other than a draw then asks again, since the pairings were made on the draw.",
+    ])
+    with transaction.atomic():
+        t.lock()
+        for g in games:
+            record_result(g, GameResult.ADJOURNED, user, expected=GameResult.PENDING)
+    return len(games)
 
 
 def pair_next_round(t: Tournament, user=None) -> Round:

@@ -19,6 +19,7 @@ from ..services.players import set_byes, set_byes_grid
 from ..services.results import closed_before, correct_for_rating, record_result
 from ..services.rounds import (
     PairingRefused,
+    adjourn_open_boards,
     discard_draft,
     pair_next_round,
     publish,
@@ -138,7 +139,11 @@ def _seen_byes(raw: str) -> dict[int, str]:
 def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     try:
+        if request.POST.get("adjourn_open") == "1":
+            adjourn_open_boards(t, request.user, given(request))
         rnd = pair_next_round(t, request.user)
+    except NeedsConfirmation as exc:
+        return ask(request, exc, t=t, back=reverse("pairing:tournament", args=[slug]))
     except PairingRefused as exc:
         messages.error(request, str(exc))
         return redirect("pairing:tournament", slug=t.slug)

@@ -19,7 +19,7 @@ from ..access import (
 )
 from ..forms import DeputyForm, TournamentForm
 from ..models import Conflict, RoundStatus, Tournament, stale_form
-from ..reports.standings import adjourned_text, long_event_advice, open_adjourned
+from ..reports.standings import adjourned_text, long_event_advice, open_adjourned, open_boards
 from ..services import deputies as team
 from ..services.tournaments import log_created, save_settings, too_many_rounds
 from ..warning_levels import NeedsConfirmation
@@ -112,6 +112,7 @@ def _overview(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": rounds,
             "player_count": t.player_set.count(),
             "blocker": t.pairing_blocker(),
+            "open_boards": open_boards(t),
             "draft": t.draft_round(),
             "next_number": t.next_round_number(),
             "audit": t.auditentry_set.select_related("user")[:12],

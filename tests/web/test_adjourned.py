@@ -85,3 +85,47 @@ def test_vcl_q164_q165_q169_no_rating_report_while_a_game_is_open_and_the_copy_w
     fresh = Tournament.objects.create(slug="again", name="Again", owner=tournament.owner)
     interchange.import_trf(fresh, copy)
     assert Game.objects.filter(round__tournament=fresh, result=GameResult.ADJOURNED).count() == 1
+
+
+def _published(t):
+    """Round 1 paired and published, no result entered."""
+    from pairing.services.rounds import pair_next_round, publish
+
+    rnd = pair_next_round(t)
+    publish(rnd)
+    return rnd
+
+
+def test_vcl_q158_open_boards_become_adjourned_at_pairing_time_after_level_3(chief_client, tournament):
+    """Round 1 has two boards without a result: the overview offers to adjourn them and
+    pair round 2; the arbiter confirms at Level 3 (nothing changes before), then both are
+    adjourned (draws for now) and round 2 is paired with the Level-2 notice."""
+    from tests.web.helpers import add_players as _add
+
+    _add(tournament, 6)
+    rnd = _published(tournament)
+    games = list(rnd.games())
+    for g in games[2:]:
+        enter(chief_client, g, "1")
+    overview = chief_client.get(reverse("pairing:tournament", args=[tournament.slug])).content.decode()
+    assert 'id="adjourn-open"' in overview and "Adjourn the 2 open boards and pair round 2" in overview
+    response = chief_client.post(reverse("pairing:pair_next", args=[tournament.slug]), {"adjourn_open": "1"})
+    page = confirmation_page(response)
+    assert page["level"] == 3 and "board 1 (" in response.content.decode() and "board 2 (" in response.content.decode()
+    assert not rnd.game_set.filter(result=GameResult.ADJOURNED).exists()
+    response = confirm(chief_client, response)
+    assert response.status_code == 302
+    assert rnd.game_set.filter(result=GameResult.ADJOURNED).count() == 2
+    assert tournament.round_set.filter(number=2).exists()
+    follow = chief_client.get(response["Location"]).content.decode()
+    assert "Paired with adjourned games still open" in follow
+
+
+def test_without_the_confirmation_open_boards_still_block_the_pairing(chief_client, tournament):
+    from tests.web.helpers import add_players as _add
+
+    _add(tournament, 6)
+    _published(tournament)
+    response = chief_client.post(reverse("pairing:pair_next", args=[tournament.slug]), follow=True)
+    assert "still has 3 results to enter (boards 1, 2, 3)" in response.content.decode()
+    assert not tournament.round_set.filter(number=2).exists()
