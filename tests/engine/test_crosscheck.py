@@ -95,6 +95,12 @@ _PLAYED = [
     (Result.WIN_UNRATED, Result.LOSS_UNRATED),
     (Result.DRAW_UNRATED, Result.DRAW_UNRATED),
     (Result.LOSS_UNRATED, Result.WIN_UNRATED),
+    # issue 16: an adjourned game (a played draw for colours, meetings and scores until
+    # its result comes) and the odd scores ½-0, 0-½, 0-0
+    (Result.ADJOURNED, Result.ADJOURNED),
+    (Result.DRAW, Result.LOSS),
+    (Result.LOSS, Result.DRAW),
+    (Result.LOSS, Result.LOSS),
 ]
 _FORFEITS = [
     (Result.FORFEIT_WIN, Result.FORFEIT_LOSS),
