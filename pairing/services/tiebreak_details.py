@@ -42,19 +42,25 @@ def set_hand_ranks(t: Tournament, ranks: dict[int, str], groups: list[list[int]]
         given = [parsed[pk] for pk in g if parsed.get(pk)]
         if len(given) != len(set(given)):
             raise DetailsRefused("Two tied players have the same place; give each a different one.")
+    return _store(t, user, "hand_rank", parsed,
+                  lambda p, rank: f"Order among tied players: {p.name} {'placed ' + str(rank) if rank else 'cleared'}.")
+
+
+def _store(t: Tournament, user, name: str, parsed: dict, detail) -> int:
+    """Set the field ``name`` of each player (pk -> value) that differs, under the
+    tournament lock, one audit entry per player (``detail(player, value)``)."""
     with transaction.atomic():
         t.lock()
         players = _players(t, parsed)
         changed = 0
-        for pk, rank in parsed.items():
+        for pk, value in parsed.items():
             p = players[pk]
-            if p.hand_rank != rank:
-                before = p.audit_values(["hand_rank"])
-                p.hand_rank = rank
-                p.save(update_fields=["hand_rank"])
-                AuditEntry.log(t, user, AuditAction.PLAYER,
-                               f"Order among tied players: {p.name} {'placed ' + str(rank) if rank else 'cleared'}.",
-                               obj=p, label=p.audit_label(), before=before, after=p.audit_values(["hand_rank"]))
+            if getattr(p, name) != value:
+                before = p.audit_values([name])
+                setattr(p, name, value)
+                p.save(update_fields=[name])
+                AuditEntry.log(t, user, AuditAction.PLAYER, detail(p, value), obj=p, label=p.audit_label(),
+                               before=before, after=p.audit_values([name]))
                 changed += 1
     return changed
 
@@ -75,21 +81,8 @@ def set_external_values(t: Tournament, values: dict[int, str], user) -> int:
         if not number.is_finite() or abs(number) >= 10**6 or number != number.quantize(Decimal("0.01")):
             raise DetailsRefused(f"{raw}: a number with at most two decimals, below a million.")
         parsed[pk] = number.quantize(Decimal("0.01"))
-    with transaction.atomic():
-        t.lock()
-        players = _players(t, parsed)
-        changed = 0
-        for pk, number in parsed.items():
-            p = players[pk]
-            if p.external_tiebreak != number:
-                before = p.audit_values(["external_tiebreak"])
-                p.external_tiebreak = number
-                p.save(update_fields=["external_tiebreak"])
-                AuditEntry.log(t, user, AuditAction.PLAYER, f"External tie-break value of {p.name}: {number}.",
-                               obj=p, label=p.audit_label(), before=before,
-                               after=p.audit_values(["external_tiebreak"]))
-                changed += 1
-    return changed
+    return _store(t, user, "external_tiebreak", parsed,
+                  lambda p, number: f"External tie-break value of {p.name}: {number}.")
 
 
 def set_round_ratings(t: Tournament, grid: dict[tuple[int, int], str], user) -> int:
