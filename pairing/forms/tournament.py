@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from django import forms
 from django.utils.text import slugify
 
 from ..models import ColourMethod, Tournament
-from .fields import _clean_federation, refuse_control_characters
+from .fields import _clean_federation, control_character_problem, refuse_control_characters
 
 
 class TournamentForm(forms.ModelForm):
@@ -55,6 +56,8 @@ class TournamentForm(forms.ModelForm):
             "rating_method",
             "rating_lists",
             "consistency_checks",
+            "chief_arbiter",
+            "deputy_arbiters",
             "chess960",
             "public",
         ]
@@ -68,6 +71,7 @@ class TournamentForm(forms.ModelForm):
             "rr_cycles": forms.RadioSelect,
             "unrated_tiebreaks": forms.RadioSelect,
             "final_ties": forms.RadioSelect,
+            "deputy_arbiters": forms.Textarea(attrs={"rows": 3}),
         }
         labels = {
             "initial_colour_method": "Initial colour",
@@ -146,6 +150,27 @@ class TournamentForm(forms.ModelForm):
 
     def clean_rr_cycles(self) -> int:
         return int(self.cleaned_data.get("rr_cycles") or self.instance.rr_cycles or 1)
+
+    ARBITER = re.compile(r"((IA|FA|NA) )?[^\W\d_][^\d]*?( \d{4,11})?")
+
+    def _arbiter_line(self, line: str, where: str) -> str:
+        if control_character_problem(line.replace("\t", " ")):
+            raise forms.ValidationError(f"{where}: {control_character_problem(line)}")
+        line = " ".join(line.split())
+        if line and not self.ARBITER.fullmatch(line):
+            raise forms.ValidationError(
+                f"{where}: write the title (IA, FA, NA, or none), the name and the FIDE id, e.g. "
+                f"'IA Jane Doe 1234567'; found {line!r}.")
+        if len(line) > 80:
+            raise forms.ValidationError(f"{where}: at most 80 characters.")
+        return line
+
+    def clean_chief_arbiter(self) -> str:
+        return self._arbiter_line(self.cleaned_data.get("chief_arbiter", ""), "Chief arbiter")
+
+    def clean_deputy_arbiters(self) -> str:
+        lines = [ln for ln in self.cleaned_data.get("deputy_arbiters", "").splitlines() if ln.strip()]
+        return "\n".join(self._arbiter_line(ln, f"Line {i}") for i, ln in enumerate(lines, start=1))
 
     def clean_unrated_tiebreaks(self) -> str:
         return self.cleaned_data.get("unrated_tiebreaks") or self.instance.unrated_tiebreaks or "drop"

@@ -154,6 +154,15 @@ class Tournament(models.Model):
     fide_mode_left_round = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="The last round paired when the tournament left FIDE mode."
     )
+    chief_arbiter = models.CharField(
+        "chief arbiter in the report", max_length=80, blank=True,
+        help_text="Title, name and FIDE id as the rating report writes them (TRF 102), e.g. 'IA Jane Doe 1234567'. "
+        "Empty: the chief arbiter's account name.",
+    )
+    deputy_arbiters = models.TextField(
+        "deputy arbiters in the report", blank=True,
+        help_text="One per line, as for the chief arbiter (TRF 112). Empty: the deputies' account names.",
+    )
     numbers_by_hand = models.BooleanField(
         default=False,
         help_text="Set when the chief arbiter exchanges two pairing numbers: they no longer follow ratings until "
@@ -268,7 +277,7 @@ class Tournament(models.Model):
         "initial_colour_method", "initial_colour", "tiebreaks", "tie_order", "public", "chess960",
         "acceleration", "system", "rr_cycles", "rr_reverse_last_two", "rr_numbers", "rate_of_play", "rating_method", "rating_lists", "consistency_checks",
         "tiebreak_rules", "unrated_tiebreaks", "unrated_tiebreak_rating", "final_ties", "long_event",
-        "ratings_per_round",
+        "ratings_per_round", "chief_arbiter", "deputy_arbiters",
     ]
 
     TIEBREAK_TEXT_SWITCH = date(2026, 3, 1)

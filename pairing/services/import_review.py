@@ -135,8 +135,11 @@ def review(text: str, data, t: Tournament) -> Review:
     if data.name.strip() and data.name.strip() != t.name:
         r.notes.append(f"The file's name (012) is {data.name.strip()!r}; the tournament keeps its name, {t.name!r}.")
     if data.chief_arbiter.strip() or data.deputies:
-        r.notes.append("Arbiters (102, 112) are not taken: the arbiters here are the tournament's accounts "
-                       "(chief arbiter and deputies).")
+        if t.chief_arbiter or t.deputy_arbiters:
+            r.notes.append("Arbiters (102, 112) not taken: the tournament names its own in the settings.")
+        else:
+            r.notes.append("Arbiters read from the file (102, 112) for the rating report: "
+                           + "; ".join([data.chief_arbiter.strip(), *data.deputies]) + ".")
     for code, why_dropped in _RECOMPUTED.items():
         if code in codes:
             r.notes.append(f"Record {code} not taken: {why_dropped}.")

@@ -148,8 +148,10 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
     forbidden = frozenset(
         frozenset(tpn[pk] for pk in pair) for pair in ForbiddenPair.objects.filter(tournament=t).engine_pairs()
     )
-    deputies = tuple(u.get_full_name() or u.get_username() for u in t.deputies.order_by("username"))
-    owner = t.owner.get_full_name() or t.owner.get_username()
+    # the arbiters as the report names them (title, name, FIDE id), else their accounts
+    deputies = tuple(line.strip() for line in t.deputy_arbiters.splitlines() if line.strip()) or tuple(
+        u.get_full_name() or u.get_username() for u in t.deputies.order_by("username"))
+    owner = t.chief_arbiter.strip() or t.owner.get_full_name() or t.owner.get_username()
     tournament = trf_module.TrfTournament(
         name=t.name,
         city=t.place,
@@ -408,8 +410,13 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
 
 
 def _description_from(t: Tournament, data) -> None:
-    """The file's place (022), federation (032), dates (042, 052) and time control (122)
-    where the tournament has none (it keeps its own otherwise; the review says so)."""
+    """The file's place (022), federation (032), dates (042, 052), time control (122) and
+    arbiters (102, 112) where the tournament has none (it keeps its own otherwise; the
+    review says so)."""
+    if not t.chief_arbiter and data.chief_arbiter.strip():
+        t.chief_arbiter = data.chief_arbiter.strip()[:80]
+    if not t.deputy_arbiters and data.deputies:
+        t.deputy_arbiters = "\n".join(d.strip() for d in data.deputies if d.strip())
     if not t.place and data.city.strip():
         t.place = data.city.strip()[:120]
     if not t.federation and re.fullmatch(r"[A-Za-z]{3}", data.federation.strip()):

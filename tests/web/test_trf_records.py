@@ -8,6 +8,7 @@ import datetime
 from decimal import Decimal
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
 
 from pairing.engine import PointSystem
@@ -72,3 +73,28 @@ def test_vcl_q217_forbidden_pairs_are_written_as_260_records_for_the_rounds_to_c
     fresh = Tournament.objects.create(slug="again", name="Again", owner=chief)
     interchange.import_trf(fresh, text)
     assert ForbiddenPair.objects.filter(tournament=fresh).count() == 1
+
+
+def test_issue_17_the_report_names_the_arbiters_with_titles_and_fide_ids(chief_client, chief, tournament):
+    """The settings take the arbiters as the report writes them (102, 112): title, name,
+    FIDE id; without them the accounts' names are written as before.  A line that is not
+    a name is refused, and an import into a tournament without them takes the file's."""
+    from tests.web.helpers import add_players
+    from tests.web.test_tournament_setup import GOOD
+
+    add_players(tournament, 4)
+    assert "102 chief" in interchange.export_trf(tournament).splitlines()
+    url = reverse("pairing:settings", args=[tournament.slug])
+    bad = chief_client.post(url, {**GOOD, "slug": tournament.slug, "seen": Tournament.objects.get(pk=tournament.pk).version(),
+                                  "rounds": "5", "chief_arbiter": "IA 1234567 Jane"})
+    assert "write the title (IA, FA, NA, or none), the name and the FIDE id" in bad.content.decode()
+    chief_client.post(url, {**GOOD, "slug": tournament.slug, "seen": Tournament.objects.get(pk=tournament.pk).version(),
+                            "rounds": "5", "chief_arbiter": "IA Jane  Doe 1234567",
+                            "deputy_arbiters": "FA Ivo Novak 7654321\n\nNA Ana Kos"})
+    lines = interchange.export_trf(Tournament.objects.get(pk=tournament.pk)).splitlines()
+    assert "102 IA Jane Doe 1234567" in lines
+    assert ["112 FA Ivo Novak 7654321", "112 NA Ana Kos"] == [line for line in lines if line.startswith("112")]
+    fresh = Tournament.objects.create(slug="fresh", name="Fresh", owner=chief)
+    interchange.import_trf(fresh, "\n".join(lines) + "\n", chief, confirmations=1)
+    fresh.refresh_from_db()
+    assert (fresh.chief_arbiter, fresh.deputy_arbiters) == ("IA Jane Doe 1234567", "FA Ivo Novak 7654321\nNA Ana Kos")
