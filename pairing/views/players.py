@@ -12,8 +12,8 @@ from ..forms import ForbiddenPairForm, PlayerForm, PlayerListForm, TrfImportForm
 from ..models import Conflict, ForbiddenPair, stale_form
 from ..services import numbering, player_ratings
 from ..services.forbidden_pairs import allow_pair, forbid_pair
-from ..services.interchange import IMPORT_CHECK_LIMIT, NOT_CHECKED, ImportRefused, import_trf
 from ..services.players import add_player, add_players, change_player, delete_player, withdraw
+from ..services.trf_import import IMPORT_CHECK_LIMIT, NOT_CHECKED, ImportRefused, import_trf
 from ..warning_levels import NeedsConfirmation
 from ..wording import counted
 from .confirm import ask, given

@@ -75,7 +75,7 @@ def test_a_file_too_large_to_re_pair_during_an_upload_is_imported_with_a_notice(
     the request timeout); the arbiter is told and pointed to the engine's checker."""
     import importlib
 
-    from pairing.services import interchange as module
+    from pairing.services import trf_import as module
 
     monkeypatch.setattr(module, "IMPORT_CHECK_LIMIT", 5)
     monkeypatch.setattr(importlib.import_module("pairing.views.players"), "IMPORT_CHECK_LIMIT", 5)
