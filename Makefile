@@ -22,9 +22,12 @@ run: $(STAMP)
 	$(PY) manage.py demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
-## make test: set up and run the whole test suite (SQLite, real browser and nginx included)
+## make test: set up and run the whole test suite (SQLite, real browser and nginx included).
+## Two processes for everything but the hosting tests, which run alone afterwards: they
+## time slow clients through nginx and start gunicorn, and must not share the CPU.
 test: $(STAMP) test-deps
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2 --ignore=tests/hosting
+	$(PY) -m pytest tests/hosting
 
 test-deps:
 	@bash scripts/ensure-chromium.sh
