@@ -120,10 +120,14 @@ def main(argv: list[str] | None = None) -> int:
                 if len(examples) < 20:
                     examples.append(f"{view.name}: py4swiss failed: {run.stderr.strip().splitlines()[-1:]}")
                 continue
-            theirs = pairs_of(out.read_text().split("\n")[:-1] if out.read_text().endswith("\n") else
-                              out.read_text().split("\n"))
+            lines = [line for line in out.read_text().splitlines() if line.strip()]
+            theirs = pairs_of(lines)
             ours = file_round(t, k)
-            if theirs == ours:
+            if len(lines) <= 1 and ours[0]:
+                tally["py4swiss found no pairing"] += 1
+                if len(examples) < 40:
+                    examples.append(f"{view.name}: py4swiss found no pairing; ours has {len(ours[0])} boards")
+            elif theirs == ours:
                 tally["identical"] += 1
                 view.unlink()
                 out.unlink()
@@ -131,9 +135,21 @@ def main(argv: list[str] | None = None) -> int:
                 tally["same pairs, other colours"] += 1
                 if len(examples) < 20:
                     examples.append(f"{view.name}: colours differ")
+            elif theirs[1] != ours[1]:
+                # the PAB differs: Article 2.1.4 counts "games played"; say how many each had
+                played = {p.id: sum(1 for e in p.history[:k - 1] if e.result.is_played) for p in t.players}
+                rounds_in = {p.id: sum(1 for e in p.history[:k - 1] if e.opponent is not None or e.result.is_bye)
+                             for p in t.players}
+                kind = ("PAB: theirs has fewer games played (2.1.4)"
+                        if theirs[1] and ours[1] and played[theirs[1]] < played[ours[1]] else "PAB: other")
+                tally[kind] += 1
+                if len(examples) < 40:
+                    examples.append(f"{view.name}: {kind}; ours {ours[1]} ({played.get(ours[1])} games, "
+                                    f"{rounds_in.get(ours[1])} rounds), theirs {theirs[1]} "
+                                    f"({played.get(theirs[1])} games, {rounds_in.get(theirs[1])} rounds)")
             else:
                 tally["other pairs"] += 1
-                if len(examples) < 20:
+                if len(examples) < 40:
                     examples.append(f"{view.name}: pairs differ")
         tally["tournaments"] += 1
         if (n + 1) % 25 == 0:
