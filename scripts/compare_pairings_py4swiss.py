@@ -28,28 +28,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pairing.engine.__main__ import main as engine_main  # noqa: E402
 from pairing.engine.trf import parse_trf  # noqa: E402
 from pairing.engine.trf.writer import dump_trf, tournament_from_snapshot  # noqa: E402
+from scripts.generated import generate as _generate  # noqa: E402
 
 
 def generate(path: Path, rng: random.Random) -> None:
-    args = [
-        "--dubov", "-g", "--seed", str(rng.randrange(1, 10**9)),
+    _generate(path, [
+        "--seed", str(rng.randrange(1, 10**9)),
         "--players", str(rng.randint(9, 60)), "--rounds", str(rng.randint(5, 11)),
         "--draw-rate", f"{rng.uniform(0.15, 0.45):.2f}", "--forfeit-rate", f"{rng.uniform(0, 0.05):.3f}",
         "--bye-rate", f"{rng.uniform(0, 0.06):.3f}", "--withdrawal-rate", f"{rng.uniform(0, 0.02):.3f}",
         "--late-entry-rate", f"{rng.uniform(0, 0.05):.3f}", "--forbidden-pairs", "0", "--acceleration", "none",
-        "-o", str(path),
-    ]
-    saved, sys.stderr = sys.stderr, open("/dev/null", "w")  # noqa: SIM115 - the generator prints its seed there
-    try:
-        code = engine_main(args)
-    finally:
-        sys.stderr.close()
-        sys.stderr = saved
-    if code:
-        raise RuntimeError(f"generator failed: {args}")
+    ])
 
 
 def for_py4swiss(text: str) -> str:

@@ -30,9 +30,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pairing import tiebreaks as tb  # noqa: E402
-from pairing.engine.__main__ import main as engine_main  # noqa: E402
 from pairing.engine.model import Result, RoundEntry  # noqa: E402
 from pairing.engine.trf import parse_trf  # noqa: E402
+from scripts.generated import generate as _generate  # noqa: E402
 
 # (our code, Gacrux's spelling without the version modifier)
 # FB comes last: Gacrux 1.9.57 computes SB and AOB differently when FB is listed before
@@ -49,22 +49,13 @@ VERSIONS = {2023: "V2024", 2026: "V2026"}  # Gacrux calls the 2023 text by its d
 
 
 def generate(path: Path, rng: random.Random) -> None:
-    args = [
-        "--dubov", "-g", "--seed", str(rng.randrange(1, 10**9)),
+    _generate(path, [
+        "--seed", str(rng.randrange(1, 10**9)),
         "--players", str(rng.randint(9, 60)), "--rounds", str(rng.randint(5, 11)),
         "--draw-rate", f"{rng.uniform(0.15, 0.45):.2f}", "--forfeit-rate", f"{rng.uniform(0, 0.06):.3f}",
         "--bye-rate", f"{rng.uniform(0, 0.08):.3f}", "--withdrawal-rate", f"{rng.uniform(0, 0.02):.3f}",
-        "--late-entry-rate", f"{rng.uniform(0, 0.06):.3f}", "--tiebreaks", "BH", "-o", str(path),
-    ]
-    saved = sys.stderr
-    sys.stderr = open("/dev/null", "w")  # noqa: SIM115 - the generator prints its seed there
-    try:
-        code = engine_main(args)
-    finally:
-        sys.stderr.close()
-        sys.stderr = saved
-    if code:
-        raise RuntimeError(f"generator failed: {args}")
+        "--late-entry-rate", f"{rng.uniform(0, 0.06):.3f}", "--tiebreaks", "BH",
+    ])
 
 
 def ours(path: Path, rules: int) -> dict[int, tuple]:
