@@ -81,6 +81,8 @@ MIDDLEWARE = [
     # a view that waited too long for SQLite's write lock answers 503, not 500
     "arbiter_site.busy.DatabaseBusyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # the visitor's language: the picker's cookie, else the browser's Accept-Language
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -170,6 +172,14 @@ LOGIN_REDIRECT_URL = "pairing:dashboard"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en"
+# English, and Russian for the federations where Dubov events are most common (issue 21).
+# The visitor picks one (the picker in every page's header, kept in a cookie); without a
+# choice the browser's language decides; anything else gets English.
+LANGUAGES = [("en", "English"), ("ru", "Русский")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 # Our own date formats (arbiter_site/formats/en/formats.py): 27 Nov 2026 everywhere.
 FORMAT_MODULE_PATH = ["arbiter_site.formats"]
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")

@@ -19,5 +19,7 @@ accounts = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include(accounts)),
+    # the language picker posts here (Django's set_language: a cookie, then back to the page)
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("pairing.urls")),
 ]

@@ -9,27 +9,29 @@ from functools import cache
 from pathlib import Path
 
 import markdown
+from django.utils.translation import gettext_lazy as _
 
 MANUAL_DIR = Path(__file__).resolve().parent.parent / "docs" / "manual"
 
 # (slug, title), in reading order; the file is docs/manual/<slug>.md
+# (titles translated for the table of contents; the chapters themselves are English)
 CHAPTERS: list[tuple[str, str]] = [
-    ("start", "Getting started: accounts and the arbiter team"),
-    ("setup", "Setting up a tournament"),
-    ("players", "Players and pairing numbers"),
-    ("ratings", "Rating lists, tournament rating, rating checks"),
-    ("byes", "Byes, absences and withdrawals"),
-    ("pairing", "Pairing a round and why"),
-    ("round-robin", "Round robins"),
-    ("manual-pairing", "Changing a draft by hand, forbidden pairs"),
-    ("results", "Entering and correcting results"),
-    ("standings", "Standings, tie-breaks, crosstable"),
-    ("aro", "The ARO list"),
-    ("import-export", "TRF import and export"),
-    ("public", "Public pages and printing"),
-    ("fide-mode", "FIDE mode, warnings and pairing-integrity events"),
-    ("trust", "Two arbiters at once, the audit trail, logins"),
-    ("hosting", "Hosting, backups and upgrades"),
+    ("start", _("Getting started: accounts and the arbiter team")),
+    ("setup", _("Setting up a tournament")),
+    ("players", _("Players and pairing numbers")),
+    ("ratings", _("Rating lists, tournament rating, rating checks")),
+    ("byes", _("Byes, absences and withdrawals")),
+    ("pairing", _("Pairing a round and why")),
+    ("round-robin", _("Round robins")),
+    ("manual-pairing", _("Changing a draft by hand, forbidden pairs")),
+    ("results", _("Entering and correcting results")),
+    ("standings", _("Standings, tie-breaks, crosstable")),
+    ("aro", _("The ARO list")),
+    ("import-export", _("TRF import and export")),
+    ("public", _("Public pages and printing")),
+    ("fide-mode", _("FIDE mode, warnings and pairing-integrity events")),
+    ("trust", _("Two arbiters at once, the audit trail, logins")),
+    ("hosting", _("Hosting, backups and upgrades")),
 ]
 TITLES = dict(CHAPTERS)
 

@@ -9,13 +9,15 @@ import re
 from django import forms
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 FED_RE = re.compile(r"^[A-Z]{3}$")
 FIDE_ID_RE = re.compile(r"^[0-9]{1,11}$")
 
 
-CONTROL_CHARACTER = "contains a line break or another control character"
+CONTROL_CHARACTER = _("contains a line break or another control character")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
@@ -23,7 +25,7 @@ def control_character_problem(value: str) -> str:
     """'' or why ``value`` cannot go in a single-line field: a line break written into a
     fixed-column file (the TRF export) starts a forged record (audit finding 4)."""
     if _CONTROL.search(value or ""):
-        return CONTROL_CHARACTER
+        return str(CONTROL_CHARACTER)
     return ""
 
 
@@ -32,12 +34,12 @@ def refuse_control_characters(form: forms.BaseForm) -> None:
     characters, with a message that names the field."""
     for field in form.fields.values():
         if isinstance(field, forms.CharField) and not isinstance(field.widget, forms.Textarea):
-            label = str(field.label or "This field")
+            label = str(field.label or gettext("This field"))
 
             def check(value, label=label):
                 if control_character_problem(value):
                     raise forms.ValidationError(
-                        f"{label} may not contain a line break or another control character."
+                        gettext("%(field)s may not contain a line break or another control character.") % {"field": label}
                     )
 
             field.validators.append(check)
@@ -46,21 +48,21 @@ def refuse_control_characters(form: forms.BaseForm) -> None:
 def _clean_federation(value: str) -> str:
     value = (value or "").strip().upper()
     if value and not FED_RE.match(value):
-        raise forms.ValidationError("Use the three-letter FIDE code, e.g. GER or ENG.")
+        raise forms.ValidationError(_("Use the three-letter FIDE code, e.g. GER or ENG."))
     return value
 
 
 def _birth_date_problem(birth: datetime.date | None) -> str:
     """A birth date in the future or before 1900 is a typing error."""
     if birth is not None and not datetime.date(1900, 1, 1) <= birth <= datetime.date.today():
-        return f"birth date {birth.isoformat()} is not between 1900 and today"
+        return gettext("birth date %(date)s is not between 1900 and today") % {"date": birth.isoformat()}
     return ""
 
 
 def _clean_fide_id(value: str) -> str:
     value = (value or "").strip()
     if value and not FIDE_ID_RE.match(value):
-        raise forms.ValidationError("A FIDE id is a number of up to 11 digits.")
+        raise forms.ValidationError(_("A FIDE id is a number of up to 11 digits."))
     return value
 
 
@@ -69,7 +71,7 @@ def _refuse_nul(text: str) -> None:
     NUL in text); a pasted text is checked by the CharField's own validator."""
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
-        raise forms.ValidationError(f"Line {line}: the file contains a NUL character; it is not a text file.")
+        raise forms.ValidationError(gettext("Line %(n)s: the file contains a NUL character; it is not a text file.") % {"n": line})
 
 
 class PlainSelect(forms.Select):

@@ -8,6 +8,8 @@ import datetime
 from dataclasses import dataclass
 
 from django import forms
+from django.utils.translation import gettext as g
+from django.utils.translation import gettext_lazy as _
 
 from ..models import TITLE_ORDER, Player, Tournament
 from .fields import (
@@ -28,9 +30,13 @@ class ParsedPlayer:
 
 
 LIST_COLUMNS = ["name", "rating", "title", "federation", "fide_id", "birth_date", "sex", "club"]
+COLUMN_NAMES = {
+    "name": _("name"), "rating": _("rating"), "title": _("title"), "federation": _("federation"),
+    "fide_id": _("FIDE id"), "birth_date": _("birth date"), "sex": _("sex"), "club": _("club"),
+}
 
 
-_DELIMITER_NAMES = {"\t": "tab", ";": "semicolon", ",": "comma"}
+_DELIMITER_NAMES = {"\t": _("tabs"), ";": _("semicolons"), ",": _("commas")}
 
 
 def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPlayer], list[str]]:
@@ -53,10 +59,10 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
         try:
             rows.append(next(csv.reader([line], delimiter=delimiter, skipinitialspace=True, strict=True), []))
         except csv.Error as exc:
-            what = "a quote is not closed" if "end of data" in str(exc) else str(exc)
+            what = g("a quote is not closed") if "end of data" in str(exc) else str(exc)
             rows.append(
-                f"{what} (columns separated by {_DELIMITER_NAMES[delimiter]}s; "
-                'a name with the separator in it goes in double quotes: "Name, Given")'
+                g('%(what)s (columns separated by %(separator)s; a name with the separator in it goes in double '
+                  'quotes: "Name, Given")') % {"what": what, "separator": _DELIMITER_NAMES[delimiter]}
             )
     players: list[ParsedPlayer] = []
     errors: list[str] = []
@@ -66,7 +72,7 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
     )
     for line_no, row in enumerate(rows, start=1):
         if isinstance(row, str):
-            errors.append(f"Line {line_no}: {row}.")
+            errors.append(g("Line %(n)s: %(problem)s.") % {"n": line_no, "problem": row})
             continue
         row = [c.strip() for c in row]
         if not any(row):
@@ -76,41 +82,41 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
         problems = []
         raw = row
         bad = [
-            column.replace("_", " ") for column, cell in zip(LIST_COLUMNS, row, strict=False) if control_character_problem(cell)
+            str(COLUMN_NAMES[column]) for column, cell in zip(LIST_COLUMNS, row, strict=False) if control_character_problem(cell)
         ]
         if bad:
-            problems.append(f"the {' and '.join(bad)} {CONTROL_CHARACTER}")
+            problems.append(g("the %(columns)s %(problem)s") % {"columns": g(" and ").join(bad), "problem": CONTROL_CHARACTER})
         if len(row) > len(LIST_COLUMNS):
-            problems.append(f"{len(row)} columns, at most {len(LIST_COLUMNS)} expected")
+            problems.append(g("%(n)s columns, at most %(most)s expected") % {"n": len(row), "most": len(LIST_COLUMNS)})
         row = row + [""] * (len(LIST_COLUMNS) - len(row))
         v = dict(zip(LIST_COLUMNS, row, strict=False))
         name = " ".join(v["name"].split())
         if not name:
-            problems.append("no name")
+            problems.append(g("no name"))
         elif len(name) > 33:
-            problems.append("name longer than 33 characters")
+            problems.append(g("name longer than 33 characters"))
         provisional = False
         rating = 0
         if not v["rating"]:
             rating, provisional = 1000, True
         elif not (v["rating"].isascii() and v["rating"].isdigit()) or not 1 <= int(v["rating"]) <= 3500:
-            problems.append(f"rating {v['rating']!r} is not a number between 1 and 3500")
+            problems.append(g("rating %(value)r is not a number between 1 and 3500") % {"value": v["rating"]})
         else:
             rating = int(v["rating"])
         title = v["title"].upper()
         if title not in TITLE_ORDER:
-            problems.append(f"unknown title {v['title']!r} (GM, IM, WGM, FM, WIM, CM, WFM, WCM or empty)")
+            problems.append(g("unknown title %(value)r (GM, IM, WGM, FM, WIM, CM, WFM, WCM or empty)") % {"value": v["title"]})
         fed = v["federation"].upper()
         if fed and not FED_RE.match(fed):
-            problems.append(f"federation {v['federation']!r} is not a three-letter code")
+            problems.append(g("federation %(value)r is not a three-letter code") % {"value": v["federation"]})
         fide_id = v["fide_id"]
         if fide_id:
             if not FIDE_ID_RE.match(fide_id):
-                problems.append(f"FIDE id {fide_id!r} is not a number")
+                problems.append(g("FIDE id %(value)r is not a number") % {"value": fide_id})
             elif fide_id in existing_ids:
-                problems.append(f"FIDE id {fide_id} is already registered")
+                problems.append(g("FIDE id %(value)s is already registered") % {"value": fide_id})
             elif fide_id in seen_ids:
-                problems.append(f"FIDE id {fide_id} also on line {seen_ids[fide_id]}")
+                problems.append(g("FIDE id %(value)s also on line %(n)s") % {"value": fide_id, "n": seen_ids[fide_id]})
             else:
                 seen_ids[fide_id] = line_no
         birth = None
@@ -118,22 +124,22 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
             try:
                 birth = datetime.date.fromisoformat(v["birth_date"])
             except ValueError:
-                problems.append(f"birth date {v['birth_date']!r} is not YYYY-MM-DD")
+                problems.append(g("birth date %(value)r is not YYYY-MM-DD") % {"value": v["birth_date"]})
             else:
                 if _birth_date_problem(birth):
                     problems.append(_birth_date_problem(birth))
         sex = v["sex"].lower()
         if sex not in ("", "m", "f"):
-            problems.append(f"sex {v['sex']!r} must be m, f or empty")
+            problems.append(g("sex %(value)r must be m, f or empty") % {"value": v["sex"]})
         if len(v["club"]) > 80:
-            problems.append("club longer than 80 characters")
+            problems.append(g("club longer than 80 characters"))
         if problems and _unquoted_comma_name(raw, delimiter):
             problems = [
-                f"the name looks like {row[0]!r} and {row[1]!r} split at a comma; quote names that contain "
-                f'a comma ("{row[0]}, {row[1]}") or separate the columns with semicolons or tabs'
+                g('the name looks like %(a)r and %(b)r split at a comma; quote names that contain a comma '
+                  '("%(a)s, %(b)s") or separate the columns with semicolons or tabs') % {"a": row[0], "b": row[1]}
             ]
         if problems:
-            errors.append(f"Line {line_no}: " + "; ".join(problems) + ".")
+            errors.append(g("Line %(n)s: %(problem)s.") % {"n": line_no, "problem": "; ".join(problems)})
             continue
         players.append(
             ParsedPlayer(
@@ -152,7 +158,7 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
             )
         )
     if not players and not errors:
-        errors.append("The list is empty.")
+        errors.append(g("The list is empty."))
     return players, errors
 
 
@@ -173,9 +179,9 @@ def namesakes(players: list[ParsedPlayer], tournament: Tournament) -> list[str]:
         key = name.casefold()
         if key in registered:
             numbers = ", ".join(str(p.tpn) for p in registered[key])
-            out.append(f"Line {parsed.line}: {name} is already registered (number {numbers}).")
+            out.append(g("Line %(n)s: %(name)s is already registered (number %(numbers)s).") % {"n": parsed.line, "name": name, "numbers": numbers})
         elif key in first_line:
-            out.append(f"Line {parsed.line}: {name} is also on line {first_line[key]}.")
+            out.append(g("Line %(n)s: %(name)s is also on line %(first)s.") % {"n": parsed.line, "name": name, "first": first_line[key]})
         first_line.setdefault(key, parsed.line)
     return out
 
@@ -196,13 +202,13 @@ def _uploaded_text(upload, latin1_fallback: bool) -> str:
     if upload is None:
         return ""
     if upload.size > MAX_FILE_BYTES:
-        raise forms.ValidationError(f"The file is larger than {MAX_FILE_BYTES // 1024 // 1024} MB.")
+        raise forms.ValidationError(g("The file is larger than %(n)s MB.") % {"n": MAX_FILE_BYTES // 1024 // 1024})
     raw = upload.read()
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         if not latin1_fallback:
-            raise forms.ValidationError("The file is not UTF-8 text.") from exc
+            raise forms.ValidationError(_("The file is not UTF-8 text.")) from exc
         text = raw.decode("latin-1")
     _refuse_nul(text)
     return text
@@ -210,11 +216,11 @@ def _uploaded_text(upload, latin1_fallback: bool) -> str:
 
 class PlayerListForm(forms.Form):
     text = forms.CharField(
-        label="Players, one a line",
+        label=_("Players, one a line"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 10, "placeholder": "Carlsen, Magnus; 2830; GM; NOR; 1503014"}),
     )
-    file = forms.FileField(label="…or a CSV file", required=False)
+    file = forms.FileField(label=_("…or a CSV file"), required=False)
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         self.tournament = tournament
@@ -227,7 +233,7 @@ class PlayerListForm(forms.Form):
         data = super().clean()
         text = _uploaded_text(data.get("file"), latin1_fallback=False) or data.get("text") or ""
         if not text.strip():
-            raise forms.ValidationError("Paste a list or choose a file.")
+            raise forms.ValidationError(_("Paste a list or choose a file."))
         players, errors = parse_player_list(text, self.tournament)
         if errors:
             raise forms.ValidationError(errors)
@@ -236,7 +242,7 @@ class PlayerListForm(forms.Form):
             if questions:
                 self.asks_about_names = True
                 self.fields[SAME_NAMES] = forms.BooleanField(
-                    required=False, label="These are different players with the same names: add them all"
+                    required=False, label=_("These are different players with the same names: add them all")
                 )
                 if data.get("file"):
                     # the browser cannot send the file again by itself: its text comes
@@ -249,13 +255,13 @@ class PlayerListForm(forms.Form):
 
 
 class TrfImportForm(forms.Form):
-    text = forms.CharField(label="TRF-16 text", required=False, widget=forms.Textarea(attrs={"rows": 10}))
-    file = forms.FileField(label="…or a .trf file", required=False)
+    text = forms.CharField(label=_("TRF-16 text"), required=False, widget=forms.Textarea(attrs={"rows": 10}))
+    file = forms.FileField(label=_("…or a .trf file"), required=False)
 
     def clean(self):
         data = super().clean()
         text = _uploaded_text(data.get("file"), latin1_fallback=True) or data.get("text") or ""
         if not text.strip():
-            raise forms.ValidationError("Paste the TRF text or choose a file.")
+            raise forms.ValidationError(_("Paste the TRF text or choose a file."))
         data["trf"] = text
         return data

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime
 
 from django import forms
+from django.utils.translation import gettext as g
+from django.utils.translation import gettext_lazy as _
 
 from ..models import ForbiddenPair, Player, Tournament
 from .fields import _birth_date_problem, _clean_federation, _clean_fide_id, refuse_control_characters
@@ -29,7 +31,7 @@ class PlayerForm(forms.ModelForm):
             "required": "A rating is required; an unrated player needs a provisional one (tick Unrated).",
         },
         required=False,
-        label="Tournament rating",
+        label=_("Tournament rating"),
     )
     # the rating the list gave when the row was picked in a look-up: a rating typed over
     # it is marked as typed by hand (VCL4THP Q134)
@@ -56,33 +58,33 @@ class PlayerForm(forms.ModelForm):
             "rating_source",
         ]
         widgets = {"birth_date": forms.DateInput(attrs={"type": "date"}), "rating_source": forms.HiddenInput}
-        labels = {"rating_provisional": "Unrated (provisional rating)"}
+        labels = {"rating_provisional": _("Unrated (provisional rating)")}
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         self.tournament = tournament
         super().__init__(*args, **kwargs)
         refuse_control_characters(self)
-        self.fields["rating"].help_text = (
-            f"Pairs and ranks the player. Left empty: from the FIDE and national ratings by the tournament's "
-            f"method ({tournament.rating_method}). Unrated players need a provisional rating (Dubov 1.1)."
-        )
+        self.fields["rating"].help_text = g(
+            "Pairs and ranks the player. Left empty: from the FIDE and national ratings by the tournament's "
+            "method (%(method)s). Unrated players need a provisional rating (Dubov 1.1)."
+        ) % {"method": tournament.rating_method}
         for name in ("fide_rating", "national_rating"):
             self.fields[name].widget = forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"})
-            self.fields[name].error_messages["invalid"] = "A rating is a whole number between 1 and 3500."
+            self.fields[name].error_messages["invalid"] = _("A rating is a whole number between 1 and 3500.")
         self.fields["name"].widget.attrs["autofocus"] = True
         if self.data.get(SAME_NAME):
             self._ask_about_the_name()
 
     def _ask_about_the_name(self) -> None:
         self.fields[SAME_NAME] = forms.BooleanField(
-            required=False, label="Yes, this is a different player with the same name"
+            required=False, label=_("Yes, this is a different player with the same name")
         )
 
     def clean(self):
         data = super().clean()
         if self.instance.pk is None and self.tournament.round_robin and self.tournament.round_set.exists():
-            raise forms.ValidationError("A round robin takes no new player once round 1 is paired: the Berger "
-                                        "table is made for the players registered then.")
+            raise forms.ValidationError(_("A round robin takes no new player once round 1 is paired: the Berger "
+                                        "table is made for the players registered then."))
         self._tournament_rating(data)
         name = data.get("name")
         renamed = self.instance.pk is None or (name or "").casefold() != self.instance.name.casefold()
@@ -94,12 +96,13 @@ class PlayerForm(forms.ModelForm):
             if namesakes:
                 self._ask_about_the_name()
                 shown = "; ".join(
-                    f"number {p.tpn}, rating {p.rating}" + (f", FIDE id {p.fide_id}" if p.fide_id else "")
+                    g("number %(tpn)s, rating %(rating)s") % {"tpn": p.tpn, "rating": p.rating}
+                    + (", " + g("FIDE id %(id)s") % {"id": p.fide_id} if p.fide_id else "")
                     for p in namesakes
                 )
                 raise forms.ValidationError(
-                    f"{name} is already registered ({shown}). Nothing was saved: if this is a different "
-                    "player, tick the box below and save again."
+                    g("%(name)s is already registered (%(shown)s). Nothing was saved: if this is a different "
+                      "player, tick the box below and save again.") % {"name": name, "shown": shown}
                 )
         return data
 
@@ -111,7 +114,7 @@ class PlayerForm(forms.ModelForm):
         for name in ("fide_rating", "national_rating"):
             value = data.get(name)
             if value is not None and not 1 <= value <= 3500:
-                self.add_error(name, "A rating between 1 and 3500.")
+                self.add_error(name, g("A rating between 1 and 3500."))
                 return
         method = self.tournament.rating_method
         computed = tournament_rating(method, data.get("fide_rating"), data.get("national_rating"))
@@ -122,8 +125,8 @@ class PlayerForm(forms.ModelForm):
             if typed is not None and typed != computed:
                 self.add_error(
                     "rating",
-                    f"By the tournament's method ({method}) this player's tournament rating is {computed}; "
-                    "leave it empty, or change the FIDE or national rating.",
+                    g("By the tournament's method (%(method)s) this player's tournament rating is %(rating)s; "
+                      "leave it empty, or change the FIDE or national rating.") % {"method": method, "rating": computed},
                 )
                 return
             data["rating"] = computed
@@ -138,7 +141,7 @@ class PlayerForm(forms.ModelForm):
     def clean_name(self) -> str:
         name = " ".join(self.cleaned_data["name"].split())
         if not name:
-            raise forms.ValidationError("Enter the player's name.")
+            raise forms.ValidationError(_("Enter the player's name."))
         return name
 
     def clean_federation(self) -> str:
@@ -156,7 +159,7 @@ class PlayerForm(forms.ModelForm):
         if fide_id:
             clash = Player.objects.filter(tournament=self.tournament, fide_id=fide_id).exclude(pk=self.instance.pk)
             if clash.exists():
-                raise forms.ValidationError(f"FIDE id {fide_id} is already registered ({clash.first().name}).")
+                raise forms.ValidationError(g("FIDE id %(id)s is already registered (%(name)s).") % {"id": fide_id, "name": clash.first().name})
         return fide_id
 
     def save(self, commit: bool = True) -> Player:
@@ -170,20 +173,20 @@ class PlayerForm(forms.ModelForm):
 class WithdrawForm(forms.Form):
     from_round = forms.IntegerField(
         required=False, min_value=1, max_value=99,
-        help_text="Not paired from this round on; empty: back in the tournament.",
+        help_text=_("Not paired from this round on; empty: back in the tournament."),
     )
     expelled = forms.BooleanField(
-        required=False, label="Expelled",
-        help_text="By the arbiters' decision: left out of the standings; the games count for the opponents.",
+        required=False, label=_("Expelled"),
+        help_text=_("By the arbiters' decision: left out of the standings; the games count for the opponents."),
     )
 
 
 class ForbiddenPairForm(forms.Form):
     """Two players of the tournament who must not be paired with each other."""
 
-    CHOICE_ERRORS = {"required": "Choose two players.", "invalid_choice": "Choose a player of this tournament."}
-    a = forms.TypedChoiceField(coerce=int, label="Player", error_messages=CHOICE_ERRORS)
-    b = forms.TypedChoiceField(coerce=int, label="must not be paired with", error_messages=CHOICE_ERRORS)
+    CHOICE_ERRORS = {"required": _("Choose two players."), "invalid_choice": _("Choose a player of this tournament.")}
+    a = forms.TypedChoiceField(coerce=int, label=_("Player"), error_messages=CHOICE_ERRORS)
+    b = forms.TypedChoiceField(coerce=int, label=_("must not be paired with"), error_messages=CHOICE_ERRORS)
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
@@ -199,10 +202,10 @@ class ForbiddenPairForm(forms.Form):
         if a is None or b is None:
             return data
         if a == b:
-            raise forms.ValidationError("Choose two different players.")
+            raise forms.ValidationError(_("Choose two different players."))
         pa, pb = self.players[a], self.players[b]
         low, high = sorted((a, b))
         if ForbiddenPair.objects.filter(player_a_id=low, player_b_id=high).exists():
-            raise forms.ValidationError(f"{pa.name} and {pb.name} are already a forbidden pair.")
+            raise forms.ValidationError(g("%(a)s and %(b)s are already a forbidden pair.") % {"a": pa.name, "b": pb.name})
         data["player_a"], data["player_b"] = pa, pb
         return data

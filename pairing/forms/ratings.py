@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime
 
 from django import forms
+from django.utils.translation import gettext as g
+from django.utils.translation import gettext_lazy as _
 
 from ..models import ListKind
 from .fields import MAX_FILE_BYTES, refuse_control_characters
@@ -14,16 +16,16 @@ class RatingListUploadForm(forms.Form):
     kind = forms.ChoiceField(choices=ListKind.choices, initial=ListKind.FIDE, widget=forms.RadioSelect)
     name = forms.CharField(
         max_length=60, required=False,
-        help_text="A national or custom list's name, e.g. 'SLO national' (FIDE's list is called FIDE).",
+        help_text=_("A national or custom list's name, e.g. 'SLO national' (FIDE's list is called FIDE)."),
     )
     month = forms.CharField(
-        label="Valid from (month)", required=False, widget=forms.TextInput(attrs={"type": "month"}),
-        help_text="YYYY-MM; empty: this month.",
+        label=_("Valid from (month)"), required=False, widget=forms.TextInput(attrs={"type": "month"}),
+        help_text=_("YYYY-MM; empty: this month."),
     )
     file = forms.FileField(
-        help_text="FIDE: players_list_xml.zip or the TXT list (the whole FIDE list is larger than an upload "
+        help_text=_("FIDE: players_list_xml.zip or the TXT list (the whole FIDE list is larger than an upload "
         "may be: load it with manage.py import_rating_list --download). National and custom lists: CSV "
-        "with id, name, rating (optional federation, title, birth year, FIDE id, sex).",
+        "with id, name, rating (optional federation, title, birth year, FIDE id, sex)."),
     )
 
     def clean_month(self) -> datetime.date | None:
@@ -33,14 +35,15 @@ class RatingListUploadForm(forms.Form):
         try:
             return datetime.datetime.strptime(text, "%Y-%m").date()
         except ValueError:
-            raise forms.ValidationError("A month as YYYY-MM, e.g. 2026-11.") from None
+            raise forms.ValidationError(_("A month as YYYY-MM, e.g. 2026-11.")) from None
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_FILE_BYTES:
             raise forms.ValidationError(
-                f"The file is {upload.size / 1e6:.1f} MB; uploads take up to {MAX_FILE_BYTES / 1e6:.0f} MB "
-                "(load FIDE's whole list with manage.py import_rating_list)."
+                g("The file is %(size)s MB; uploads take up to %(most)s MB "
+                  "(load FIDE's whole list with manage.py import_rating_list).")
+                % {"size": f"{upload.size / 1e6:.1f}", "most": f"{MAX_FILE_BYTES / 1e6:.0f}"}
             )
         return upload
 

@@ -7,6 +7,8 @@ from decimal import Decimal
 
 from django import forms
 from django.utils.text import slugify
+from django.utils.translation import gettext as g
+from django.utils.translation import gettext_lazy as _
 
 from ..models import ColourMethod, Tournament
 from .fields import _clean_federation, control_character_problem, refuse_control_characters
@@ -14,12 +16,12 @@ from .fields import _clean_federation, control_character_problem, refuse_control
 
 class TournamentForm(forms.ModelForm):
     slug = forms.SlugField(
-        label="Web address",
+        label=_("Web address"),
         required=False,
         max_length=60,
-        help_text="The tournament's pages are at /t/<this>/ (letters, digits and hyphens); "
-        "made from the name when left empty.",
-        error_messages={"invalid": "A web address takes lower-case letters, digits and hyphens only."},
+        help_text=_("The tournament's pages are at /t/<this>/ (letters, digits and hyphens); "
+        "made from the name when left empty."),
+        error_messages={"invalid": _("A web address takes lower-case letters, digits and hyphens only.")},
     )
 
     class Meta:
@@ -74,20 +76,20 @@ class TournamentForm(forms.ModelForm):
             "deputy_arbiters": forms.Textarea(attrs={"rows": 3}),
         }
         labels = {
-            "initial_colour_method": "Initial colour",
-            "initial_colour": "Colour of pairing number 1 in round 1 (when chosen)",
-            "point_win": "Win",
-            "point_draw": "Draw",
-            "point_loss": "Loss",
-            "point_pab": "Pairing-allocated bye (PAB)",
-            "point_half_bye": "Requested half-point bye",
+            "initial_colour_method": _("Initial colour"),
+            "initial_colour": _("Colour of pairing number 1 in round 1 (when chosen)"),
+            "point_win": _("Win"),
+            "point_draw": _("Draw"),
+            "point_loss": _("Loss"),
+            "point_pab": _("Pairing-allocated bye (PAB)"),
+            "point_half_bye": _("Requested half-point bye"),
         }
         help_texts = {
-            "tiebreaks": "FIDE C.07 codes in order, e.g. BH-C1, BH, SB, DE.",
-            "rating_lists": "Comma-separated, first list first: fide-standard, fide-rapid, fide-blitz, "
-            "fide-rapid-effective, fide-blitz-effective, list:<name of a national or custom list>. "
-            "Empty: the default for the rate of play.",
-            "public": "Pairings and standings visible without logging in.",
+            "tiebreaks": _("FIDE C.07 codes in order, e.g. BH-C1, BH, SB, DE."),
+            "rating_lists": _("Comma-separated, first list first: fide-standard, fide-rapid, fide-blitz, "
+                              "fide-rapid-effective, fide-blitz-effective, list:<name of a national or custom list>. "
+                              "Empty: the default for the rate of play."),
+            "public": _("Pairings and standings visible without logging in."),
         }
 
     POINT_FIELDS = ("point_win", "point_draw", "point_loss", "point_pab", "point_half_bye")
@@ -115,12 +117,12 @@ class TournamentForm(forms.ModelForm):
                      "unrated_tiebreaks", "final_ties"):
             self.fields[name].required = False
         rules = self.fields["tiebreak_rules"]
-        rules.choices = [("", "By the start date (the 2026 text from 1 March 2026)"), *rules.choices[1:]]
+        rules.choices = [("", _("By the start date (the 2026 text from 1 March 2026)")), *rules.choices[1:]]
         if self.instance.pk:
-            rules.help_text = f"Now: the {self.instance.effective_tiebreak_rules()} text."
+            rules.help_text = g("Now: the %(year)s text.") % {"year": self.instance.effective_tiebreak_rules()}
             if not self.instance.long_event and self.instance.longer_than_30_days():
                 self.fields["long_event"].help_text = (
-                    "Suggested: the tournament's dates span more than 30 days. " + self.fields["long_event"].help_text
+                    g("Suggested: the tournament's dates span more than 30 days.") + " " + str(self.fields["long_event"].help_text)
                 )
         if self.rounds_published:
             # Round 1 is paired: the initial colour is history now.
@@ -128,19 +130,19 @@ class TournamentForm(forms.ModelForm):
             self.fields["initial_colour"].disabled = True
             # VCL4THP Q109-110: acceleration is neither removed nor changed after round 1
             self.fields["acceleration"].disabled = True
-            self.fields["acceleration"].help_text = "Locked: round 1 has been published."
+            self.fields["acceleration"].help_text = _("Locked: round 1 has been published.")
             # VCL4THP Q93: the pairing system, and a round robin's shape, are fixed after round 1
             for name in ("system", "rr_cycles", "rr_reverse_last_two"):
                 self.fields[name].disabled = True
-                self.fields[name].help_text = "Locked: round 1 has been published."
+                self.fields[name].help_text = _("Locked: round 1 has been published.")
             # the tournament rating makes the pairing numbers: fixed once round 1 is out
             self.fields["rating_method"].disabled = True
-            self.fields["rating_method"].help_text = "Locked: round 1 has been published."
+            self.fields["rating_method"].help_text = _("Locked: round 1 has been published.")
         if self.started and self.instance.fide_mode:
             # a disabled field keeps the stored value whatever a POST says
             for name in (*self.FIXED_FIELDS, *self.TIEBREAK_RULE_FIELDS):
                 self.fields[name].disabled = True
-                self.fields[name].help_text = "Locked: the tournament is in FIDE mode and round 1 has been published."
+                self.fields[name].help_text = _("Locked: the tournament is in FIDE mode and round 1 has been published.")
 
     def clean_acceleration(self) -> str:
         return self.cleaned_data.get("acceleration") or self.instance.acceleration or "none"
@@ -155,22 +157,22 @@ class TournamentForm(forms.ModelForm):
 
     def _arbiter_line(self, line: str, where: str) -> str:
         if control_character_problem(line.replace("\t", " ")):
-            raise forms.ValidationError(f"{where}: {control_character_problem(line)}")
+            raise forms.ValidationError(f"{where}: {control_character_problem(line)}.")
         line = " ".join(line.split())
         if line and not self.ARBITER.fullmatch(line):
             raise forms.ValidationError(
-                f"{where}: write the title (IA, FA, NA, or none), the name and the FIDE id, e.g. "
-                f"'IA Jane Doe 1234567'; found {line!r}.")
+                g("%(where)s: write the title (IA, FA, NA, or none), the name and the FIDE id, e.g. "
+                  "'IA Jane Doe 1234567'; found %(line)r.") % {"where": where, "line": line})
         if len(line) > 80:
-            raise forms.ValidationError(f"{where}: at most 80 characters.")
+            raise forms.ValidationError(g("%(where)s: at most 80 characters.") % {"where": where})
         return line
 
     def clean_chief_arbiter(self) -> str:
-        return self._arbiter_line(self.cleaned_data.get("chief_arbiter", ""), "Chief arbiter")
+        return self._arbiter_line(self.cleaned_data.get("chief_arbiter", ""), g("Chief arbiter"))
 
     def clean_deputy_arbiters(self) -> str:
         lines = [ln for ln in self.cleaned_data.get("deputy_arbiters", "").splitlines() if ln.strip()]
-        return "\n".join(self._arbiter_line(ln, f"Line {i}") for i, ln in enumerate(lines, start=1))
+        return "\n".join(self._arbiter_line(ln, g("Line %(n)s") % {"n": i}) for i, ln in enumerate(lines, start=1))
 
     def clean_unrated_tiebreaks(self) -> str:
         return self.cleaned_data.get("unrated_tiebreaks") or self.instance.unrated_tiebreaks or "drop"
@@ -201,12 +203,12 @@ class TournamentForm(forms.ModelForm):
         if not slug:
             if self.cleaned_data.get("name"):
                 raise forms.ValidationError(
-                    "The name has no letters or digits an address can use; type an address (a-z, 0-9, hyphens)."
+                    _("The name has no letters or digits an address can use; type an address (a-z, 0-9, hyphens).")
                 )
-            raise forms.ValidationError("Give the tournament a name or an address.")
+            raise forms.ValidationError(_("Give the tournament a name or an address."))
         clash = Tournament.objects.filter(slug=slug).exclude(pk=self.instance.pk)
         if clash.exists():
-            raise forms.ValidationError(f"The address {slug!r} is taken; choose another.")
+            raise forms.ValidationError(g("The address %(slug)r is taken; choose another.") % {"slug": slug})
         return slug
 
     def clean_federation(self) -> str:
@@ -215,9 +217,9 @@ class TournamentForm(forms.ModelForm):
     def clean_rounds(self) -> int:
         rounds = self.cleaned_data["rounds"]
         if rounds is None or not 1 <= rounds <= 99:
-            raise forms.ValidationError("A tournament has between 1 and 99 rounds.")
+            raise forms.ValidationError(_("A tournament has between 1 and 99 rounds."))
         if rounds < self.rounds_published:
-            raise forms.ValidationError(f"{self.rounds_published} rounds are already paired.")
+            raise forms.ValidationError(g("%(n)s rounds are already paired.") % {"n": self.rounds_published})
         return rounds
 
     def clean_tiebreaks(self) -> str:
@@ -230,7 +232,7 @@ class TournamentForm(forms.ModelForm):
             raise forms.ValidationError(str(exc)) from exc
         twice = sorted({tb.value for tb in order if order.count(tb) > 1})
         if twice:
-            raise forms.ValidationError(f"{', '.join(twice)} is listed twice; each tie-break goes in the order once.")
+            raise forms.ValidationError(g("%(codes)s is listed twice; each tie-break goes in the order once.") % {"codes": ", ".join(twice)})
         return ", ".join(tb.value for tb in order)
 
     def clean(self):
@@ -239,21 +241,21 @@ class TournamentForm(forms.ModelForm):
         pab, half = data.get("point_pab"), data.get("point_half_bye")
         if None not in (win, draw, loss):
             if not win > draw >= loss >= 0:
-                self.add_error("point_draw", "Points must satisfy win > draw ≥ loss ≥ 0.")
+                self.add_error("point_draw", g("Points must satisfy win > draw ≥ loss ≥ 0."))
             for name, value in (("point_pab", pab), ("point_half_bye", half)):
                 if value is not None and not Decimal(0) <= value <= win:
-                    self.add_error(name, "Between 0 and the points for a win.")
+                    self.add_error(name, g("Between 0 and the points for a win."))
         if data.get("acceleration") == "baku" and None not in (win, draw, loss) and (win, draw, loss) != self.STANDARD:
             self.add_error(
                 "acceleration",
-                "Baku acceleration applies only with the standard scoring: win 1, draw ½, loss 0 (C.04.5.1).",
+                g("Baku acceleration applies only with the standard scoring: win 1, draw ½, loss 0 (C.04.5.1)."),
             )
         if data.get("system") == "round-robin":
             self._round_robin(data)
         self._tiebreak_rules(data)
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
-            self.add_error("end_date", "The tournament cannot end before it starts.")
+            self.add_error("end_date", g("The tournament cannot end before it starts."))
         if self.instance.fide_mode and None not in (win, draw, loss):
             self._fide_mode_values(win, draw, loss, pab)
         return data
@@ -266,15 +268,15 @@ class TournamentForm(forms.ModelForm):
         rating = data.get("unrated_tiebreak_rating")
         if data.get("unrated_tiebreaks") == "fixed":
             if rating is None:
-                self.add_error("unrated_tiebreak_rating", "Give the rating unrated players count at.")
+                self.add_error("unrated_tiebreak_rating", g("Give the rating unrated players count at."))
             elif not 1 <= rating <= 3500:
-                self.add_error("unrated_tiebreak_rating", "A rating between 1 and 3500.")
+                self.add_error("unrated_tiebreak_rating", g("A rating between 1 and 3500."))
         elif rating is not None and not 1 <= rating <= 3500:
-            self.add_error("unrated_tiebreak_rating", "A rating between 1 and 3500.")
+            self.add_error("unrated_tiebreak_rating", g("A rating between 1 and 3500."))
         if data.get("ratings_per_round") and not data.get("long_event"):
             self.add_error(
                 "ratings_per_round",
-                "Each round's rating is for events over 30 days: tick 'event over 30 days' too.",
+                g("Each round's rating is for events over 30 days: tick 'event over 30 days' too."),
             )
 
     def _fide_mode_values(self, win: Decimal, draw: Decimal, loss: Decimal, pab: Decimal | None) -> None:
@@ -282,11 +284,11 @@ class TournamentForm(forms.ModelForm):
         if 2 * draw > win + loss:
             self.add_error(
                 "point_draw",
-                "In FIDE mode two draws cannot be worth more than a win and a loss "
-                f"({draw} + {draw} > {win} + {loss}).",
+                g("In FIDE mode two draws cannot be worth more than a win and a loss "
+                  "(%(draw)s + %(draw)s > %(win)s + %(loss)s).") % {"draw": draw, "win": win, "loss": loss},
             )
         if pab is not None and (win, draw, loss) == self.STANDARD and pab not in self.STANDARD:
-            self.add_error("point_pab", "In FIDE mode, with 1-½-0 scoring, the PAB is worth 1, ½ or 0.")
+            self.add_error("point_pab", g("In FIDE mode, with 1-½-0 scoring, the PAB is worth 1, ½ or 0."))
 
     BUCHHOLZ = ("BH", "FB", "AOB", "ARO", "APRO", "APPO")
 
@@ -294,7 +296,7 @@ class TournamentForm(forms.ModelForm):
         """A round robin is not accelerated, and ranks without the Buchholz family: in it
         every player meets the same opponents (C.07)."""
         if data.get("acceleration") == "baku":
-            self.add_error("acceleration", "Acceleration is for Swiss tournaments; a round robin has none.")
+            self.add_error("acceleration", g("Acceleration is for Swiss tournaments; a round robin has none."))
         from ..tiebreaks import parse_order
 
         try:
@@ -305,8 +307,8 @@ class TournamentForm(forms.ModelForm):
         if refused:
             self.add_error(
                 "tiebreaks",
-                f"{', '.join(refused)}: the Buchholz family compares opponents, who are the same for everyone in a "
-                "round robin (C.07). Use e.g. DE, SB, WIN, KS.",
+                g("%(codes)s: the Buchholz family compares opponents, who are the same for everyone in a "
+                  "round robin (C.07). Use e.g. DE, SB, WIN, KS.") % {"codes": ", ".join(refused)},
             )
 
     def fixed_changes(self) -> list[str]:

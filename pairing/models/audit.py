@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from .choices import BYE_WORDS, ColourChoice, ColourMethod, GameResult
 from .tournament import Tournament
@@ -52,12 +53,12 @@ class AuditEntry(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    username = models.CharField(max_length=150, blank=True, help_text="Kept if the account is deleted.")
+    username = models.CharField(max_length=150, blank=True, help_text=_("Kept if the account is deleted."))
     at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=20, choices=AuditAction.choices)
-    object_type = models.CharField(max_length=20, blank=True, help_text="tournament, player, round, game, ...")
+    object_type = models.CharField(max_length=20, blank=True, help_text=_("tournament, player, round, game, ..."))
     object_id = models.PositiveBigIntegerField(null=True, blank=True)
-    label = models.CharField(max_length=200, blank=True, help_text="The object as the arbiter knows it.")
+    label = models.CharField(max_length=200, blank=True, help_text=_("The object as the arbiter knows it."))
     before = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
     after = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
     detail = models.TextField(blank=True)

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Title(models.TextChoices):
@@ -27,54 +28,54 @@ TITLE_ORDER = {t: i for i, t in enumerate(["GM", "IM", "WGM", "FM", "WIM", "CM",
 
 
 class ColourChoice(models.TextChoices):
-    WHITE = "w", "White"
-    BLACK = "b", "Black"
+    WHITE = "w", _("White")
+    BLACK = "b", _("Black")
 
 
 class ColourMethod(models.TextChoices):
-    LOT = "lot", "Drawn by lot"
-    CHOSEN = "chosen", "Chosen by the arbiter"
+    LOT = "lot", _("Drawn by lot")
+    CHOSEN = "chosen", _("Chosen by the arbiter")
 
 
 class PairingSystem(models.TextChoices):
     """Chosen when the tournament is created; fixed once round 1 is published (Q93)."""
 
-    DUBOV = "dubov", "Swiss, FIDE Dubov system (C.04.4.1)"
-    ROUND_ROBIN = "round-robin", "Round robin, Berger tables (C.05 Annex 1)"
+    DUBOV = "dubov", _("Swiss, FIDE Dubov system (C.04.4.1)")
+    ROUND_ROBIN = "round-robin", _("Round robin, Berger tables (C.05 Annex 1)")
 
 
 class BergerNumbers(models.TextChoices):
     """How a round robin's Berger numbers (its pairing numbers) are given before round 1."""
 
-    RATING = "rating", "By rating (the initial ranking rules)"
-    LOT = "lot", "Drawn by lot"
-    HAND = "hand", "Given by hand"
+    RATING = "rating", _("By rating (the initial ranking rules)")
+    LOT = "lot", _("Drawn by lot")
+    HAND = "hand", _("Given by hand")
 
 
 class AccelerationMethod(models.TextChoices):
     """Acceleration of the first rounds (C.04.5); chosen before round 1, locked after."""
 
-    NONE = "none", "None"
-    BAKU = "baku", "Baku acceleration (C.04.5.1)"
+    NONE = "none", _("None")
+    BAKU = "baku", _("Baku acceleration (C.04.5.1)")
 
 
 class RateOfPlay(models.TextChoices):
-    STANDARD = "standard", "Standard"
-    RAPID = "rapid", "Rapid"
-    BLITZ = "blitz", "Blitz"
+    STANDARD = "standard", _("Standard")
+    RAPID = "rapid", _("Rapid")
+    BLITZ = "blitz", _("Blitz")
 
 
 class RatingMethod(models.TextChoices):
     """TRF-2026 tag 172: how the tournament rating (pairing numbers, rating tie-breaks)
     comes from the FIDE and the national rating."""
 
-    FIDON = "FIDON", "FIDON: FIDE rating if defined, otherwise national rating"
-    FIDE = "FIDE", "FIDE: FIDE rating only"
-    NRO = "NRO", "NRO: national rating only"
-    NIDOF = "NIDOF", "NIDOF: national rating if defined, otherwise FIDE rating"
-    HBFN = "HBFN", "HBFN: the higher of FIDE and national rating"
-    LBFN = "LBFN", "LBFN: the lower of FIDE and national rating"
-    OTHER = "OTHER", "OTHER: the rating the arbiter types"
+    FIDON = "FIDON", _("FIDON: FIDE rating if defined, otherwise national rating")
+    FIDE = "FIDE", _("FIDE: FIDE rating only")
+    NRO = "NRO", _("NRO: national rating only")
+    NIDOF = "NIDOF", _("NIDOF: national rating if defined, otherwise FIDE rating")
+    HBFN = "HBFN", _("HBFN: the higher of FIDE and national rating")
+    LBFN = "LBFN", _("LBFN: the lower of FIDE and national rating")
+    OTHER = "OTHER", _("OTHER: the rating the arbiter types")
 
 
 def tournament_rating(method: str, fide: int | None, national: int | None) -> int | None:
@@ -100,37 +101,37 @@ class TieOrder(models.TextChoices):
     """Pairing numbers of players equal on rating and title (C.04.2: announced by the
     tournament), after which the name decides."""
 
-    NAME = "name", "Name (alphabetical)"
-    FIDE_ID = "fide-id", "FIDE id (lowest first)"
-    OLDEST = "oldest", "Oldest first (birth date)"
-    YOUNGEST = "youngest", "Youngest first (birth date)"
+    NAME = "name", _("Name (alphabetical)")
+    FIDE_ID = "fide-id", _("FIDE id (lowest first)")
+    OLDEST = "oldest", _("Oldest first (birth date)")
+    YOUNGEST = "youngest", _("Youngest first (birth date)")
 
 
 class TiebreakRules(models.IntegerChoices):
     """Which text of the FIDE tie-break regulations (C.07) the standings follow."""
 
-    C07_2023 = 2023, "C.07 of 2023 (in force until 28 February 2026)"
-    C07_2026 = 2026, "C.07 of 1 March 2026"
+    C07_2023 = 2023, _("C.07 of 2023 (in force until 28 February 2026)")
+    C07_2026 = 2026, _("C.07 of 1 March 2026")
 
 
 class UnratedTiebreaks(models.TextChoices):
     """Unrated players in the rating-based tie-breaks (C.07 10; VCL4THP Q208-209)."""
 
-    DROP = "drop", "Drop the rating-based tie-breaks when unrated players are present (C.07 10)"
-    FIXED = "fixed", "Count unrated players at a fixed rating (give it below)"
-    LOWEST = "lowest", "Count unrated players at the lowest rating in the field"
+    DROP = "drop", _("Drop the rating-based tie-breaks when unrated players are present (C.07 10)")
+    FIXED = "fixed", _("Count unrated players at a fixed rating (give it below)")
+    LOWEST = "lowest", _("Count unrated players at the lowest rating in the field")
 
 
 class FinalTies(models.TextChoices):
     """Players still tied after the whole tie-break list (C.07; VCL4THP Q203-206)."""
 
-    SHARE = "share", "They share the place (1, 2, 2, 4)"
-    LOTS = "lots", "A drawing of lots orders them (drawn once, repeatable)"
+    SHARE = "share", _("They share the place (1, 2, 2, 4)")
+    LOTS = "lots", _("A drawing of lots orders them (drawn once, repeatable)")
 
 
 class Sex(models.TextChoices):
-    MALE = "m", "Male"
-    FEMALE = "f", "Female"
+    MALE = "m", _("Male")
+    FEMALE = "f", _("Female")
     NONE = "", "—"
 
 
@@ -147,11 +148,11 @@ class GameResult(models.TextChoices):
     BLACK_HALF = "0-1/2", "0-½"
     BOTH_LOSE = "0-0", "0-0"
     # played, but under one move: counts for pairing as a game, not rated (TRF W D L)
-    WHITE_WINS_UNRATED = "W-L", "1-0 unrated"
-    DRAW_UNRATED = "D-D", "½-½ unrated"
-    BLACK_WINS_UNRATED = "L-W", "0-1 unrated"
+    WHITE_WINS_UNRATED = "W-L", _("1-0 unrated")
+    DRAW_UNRATED = "D-D", _("½-½ unrated")
+    BLACK_WINS_UNRATED = "L-W", _("0-1 unrated")
     # adjourned or postponed: a draw for pairing and standings until its result comes
-    ADJOURNED = "adj", "adjourned"
+    ADJOURNED = "adj", _("adjourned")
 
 
 # The results an arbiter meets every round; the others are offered under "more".
@@ -181,10 +182,10 @@ RESULT_KEYS = {
 
 
 class ByeKind(models.TextChoices):
-    PAIRING = "U", "Pairing-allocated bye"
-    HALF = "H", "Half-point bye (requested)"
-    ZERO = "Z", "Zero-point bye (requested)"
-    FULL = "F", "Full-point bye"
+    PAIRING = "U", _("Pairing-allocated bye")
+    HALF = "H", _("Half-point bye (requested)")
+    ZERO = "Z", _("Zero-point bye (requested)")
+    FULL = "F", _("Full-point bye")
 
 
 REQUESTED_BYES = (ByeKind.HALF, ByeKind.ZERO, ByeKind.FULL)
@@ -197,9 +198,9 @@ BYE_WORDS = {
 
 
 class RoundStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    PUBLISHED = "published", "Published"
-    COMPLETE = "complete", "Complete"
+    DRAFT = "draft", _("Draft")
+    PUBLISHED = "published", _("Published")
+    COMPLETE = "complete", _("Complete")
 
 
 SIDES = {
@@ -233,10 +234,12 @@ def version_token(values: dict) -> str:
 def stale_form(what: str) -> str:
     """A changing form sent without the version it was made from (``seen``/``expected``):
     refused, since without it a stale page would overwrite another arbiter's change."""
-    return (
-        f"This page did not say which {what} it showed (an old or incomplete page). "
+    from django.utils.translation import gettext
+
+    return gettext(
+        "This page did not say which %(what)s it showed (an old or incomplete page). "
         "Nothing was saved: reload it and try again."
-    )
+    ) % {"what": what}
 
 
 SEEN_CHANGED = (

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from .tournament import Tournament
 
@@ -32,8 +33,8 @@ class IntegrityEvent(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
     kind = models.CharField(max_length=12, choices=IntegrityKind.choices)
-    round_number = models.PositiveSmallIntegerField(help_text="The round the event concerns (0: before round 1).")
-    line = models.TextField(help_text="The ### line of the TRF-2026 report, without '### '.")
+    round_number = models.PositiveSmallIntegerField(help_text=_("The round the event concerns (0: before round 1)."))
+    line = models.TextField(help_text=_("The ### line of the TRF-2026 report, without '### '."))
     detail = models.TextField(blank=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     username = models.CharField(max_length=150, blank=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from .choices import (
     TITLE_ORDER,
@@ -22,50 +23,54 @@ class PlayerQuerySet(models.QuerySet["Player"]):
 
 class Player(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
-    tpn = models.PositiveIntegerField("pairing number", null=True, blank=True)
-    title = models.CharField(max_length=3, choices=Title.choices, blank=True)
-    name = models.CharField(max_length=33, help_text="Family name, given name")
-    rating = models.PositiveSmallIntegerField()
+    tpn = models.PositiveIntegerField(_("pairing number"), null=True, blank=True)
+    title = models.CharField(_("title"), max_length=3, choices=Title.choices, blank=True)
+    name = models.CharField(_("name"), max_length=33, help_text=_("Family name, given name"))
+    rating = models.PositiveSmallIntegerField(_("rating"))
     rating_provisional = models.BooleanField(
-        default=False, help_text="Unrated: the arbiter's provisional rating (Dubov 1.1 needs one for everyone)."
+        _("rating provisional"),
+        default=False, help_text=_("Unrated: the arbiter's provisional rating (Dubov 1.1 needs one for everyone).")
     )
     fide_rating = models.PositiveSmallIntegerField(
-        "FIDE rating", null=True, blank=True, help_text="The official FIDE rating for the tournament's rate of play."
+        _("FIDE rating"), null=True, blank=True, help_text=_("The official FIDE rating for the tournament's rate of play.")
     )
-    national_rating = models.PositiveSmallIntegerField("national rating", null=True, blank=True)
+    national_rating = models.PositiveSmallIntegerField(_("national rating"), null=True, blank=True)
     k_factor = models.PositiveSmallIntegerField(
-        "K factor", null=True, blank=True, help_text="FIDE's K for the rate of play, from the list (for the rating change)."
+        _("K factor"), null=True, blank=True, help_text=_("FIDE's K for the rate of play, from the list (for the rating change).")
     )
     rating_source = models.CharField(
+        _("rating source"),
         max_length=80, blank=True,
-        help_text="The list the rating came from (e.g. 'FIDE standard, Nov 2026'); empty: typed by hand.",
+        help_text=_("The list the rating came from (e.g. 'FIDE standard, Nov 2026'); empty: typed by hand."),
     )
-    national_id = models.CharField("national id", max_length=20, blank=True)
-    birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
-    federation = models.CharField(max_length=3, blank=True)
-    fide_id = models.CharField("FIDE id", max_length=11, blank=True)
-    birth_date = models.DateField(null=True, blank=True)
-    sex = models.CharField(max_length=1, choices=Sex.choices, blank=True)
-    club = models.CharField(max_length=80, blank=True)
+    national_id = models.CharField(_("national id"), max_length=20, blank=True)
+    birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
+    federation = models.CharField(_("federation"), max_length=3, blank=True)
+    fide_id = models.CharField(_("FIDE id"), max_length=11, blank=True)
+    birth_date = models.DateField(_("birth date"), null=True, blank=True)
+    sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True)
+    club = models.CharField(_("club"), max_length=80, blank=True)
     withdrawn_from_round = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Not paired from this round on."
+        _("withdrawn from round"),
+        null=True, blank=True, help_text=_("Not paired from this round on.")
     )
     expelled = models.BooleanField(
+        _("expelled"),
         default=False,
-        help_text="Expelled (withdrawn by the arbiters' decision): left out of the standings; the games count for "
-        "the opponents.",
+        help_text=_("Expelled (withdrawn by the arbiters' decision): left out of the standings; the games count for "
+        "the opponents."),
     )
     hand_rank = models.PositiveSmallIntegerField(
-        "order among the tied", null=True, blank=True,
-        help_text="The chief arbiter's order for players tied on points and every tie-break (1 first).",
+        _("order among the tied"), null=True, blank=True,
+        help_text=_("The chief arbiter's order for players tied on points and every tie-break (1 first)."),
     )
     external_tiebreak = models.DecimalField(
-        "external tie-break value", max_digits=8, decimal_places=2, null=True, blank=True,
-        help_text="A tie-break value computed outside the program (code EXT in the tie-break list).",
+        _("external tie-break value"), max_digits=8, decimal_places=2, null=True, blank=True,
+        help_text=_("A tie-break value computed outside the program (code EXT in the tie-break list)."),
     )
     no_half_point_byes = models.BooleanField(
-        "not eligible for half-point byes", default=False,
-        help_text="The tournament's rules give this player no half-point bye.",
+        _("not eligible for half-point byes"), default=False,
+        help_text=_("The tournament's rules give this player no half-point bye."),
     )
 
     objects = PlayerQuerySet.as_manager()
@@ -144,8 +149,8 @@ class RoundRating(models.Model):
     one.  Before the first of them the player's tournament rating counts."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="round_ratings")
-    round_number = models.PositiveSmallIntegerField()
-    rating = models.PositiveSmallIntegerField()
+    round_number = models.PositiveSmallIntegerField(_("round number"))
+    rating = models.PositiveSmallIntegerField(_("rating"))
 
     class Meta:
         ordering = ["player", "round_number"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class ListKind(models.TextChoices):
@@ -33,10 +34,10 @@ class RatingListQuerySet(models.QuerySet["RatingList"]):
 
 
 class RatingList(models.Model):
-    name = models.CharField(max_length=60, help_text="FIDE, or e.g. 'SLO national', 'Club ladder'.")
+    name = models.CharField(max_length=60, help_text=_("FIDE, or e.g. 'SLO national', 'Club ladder'."))
     kind = models.CharField(max_length=8, choices=ListKind.choices)
-    month = models.DateField(help_text="The month the list is valid from (its first day).")
-    source = models.CharField(max_length=300, blank=True, help_text="File name or address it was loaded from.")
+    month = models.DateField(help_text=_("The month the list is valid from (its first day)."))
+    source = models.CharField(max_length=300, blank=True, help_text=_("File name or address it was loaded from."))
     loaded_at = models.DateTimeField(auto_now_add=True)
     players = models.PositiveIntegerField(default=0)
     active = models.BooleanField(default=False)

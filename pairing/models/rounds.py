@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from .choices import (
     REQUESTED_BYES,
@@ -24,10 +25,10 @@ class Round(models.Model):
     explanation = models.JSONField(default=dict, blank=True)
     manual_changes = models.PositiveSmallIntegerField(default=0)
     chess960_position = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="The Chess960 starting position (0-959) drawn when the round was published."
+        null=True, blank=True, help_text=_("The Chess960 starting position (0-959) drawn when the round was published.")
     )
     manual_session = models.BooleanField(
-        default=False, help_text="A manual-pairing session is open on this draft (VCL4THP Q65)."
+        default=False, help_text=_("A manual-pairing session is open on this draft (VCL4THP Q65).")
     )
     created = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
@@ -134,7 +135,7 @@ class Game(models.Model):
     result = models.CharField(max_length=7, choices=GameResult.choices, blank=True, default=GameResult.PENDING)
     rating_result = models.CharField(
         max_length=7, choices=GameResult.choices, blank=True, default="",
-        help_text="A correction for the rating report only (C.04.2 4.3): pairings and standings keep ``result``.",
+        help_text=_("A correction for the rating report only (C.04.2 4.3): pairings and standings keep ``result``."),
     )
     updated = models.DateTimeField(auto_now=True)
 

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from .choices import (
     AccelerationMethod,
@@ -45,138 +46,144 @@ class TournamentQuerySet(models.QuerySet["Tournament"]):
 
 
 class Tournament(models.Model):
-    slug = models.SlugField(max_length=60, unique=True)
-    name = models.CharField(max_length=120)
-    place = models.CharField(max_length=120, blank=True)
-    federation = models.CharField(max_length=3, blank=True)
-    start_date = models.DateField(null=True, blank=True)
-    end_date = models.DateField(null=True, blank=True)
-    time_control = models.CharField(max_length=60, blank=True)
-    rounds = models.PositiveSmallIntegerField(default=9)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    place = models.CharField(_("place"), max_length=120, blank=True)
+    federation = models.CharField(_("federation"), max_length=3, blank=True)
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    time_control = models.CharField(_("time control"), max_length=60, blank=True)
+    rounds = models.PositiveSmallIntegerField(_("rounds"), default=9)
     system = models.CharField(
-        "pairing system", max_length=11, choices=PairingSystem.choices, default=PairingSystem.DUBOV,
-        help_text="Fixed once round 1 is published.",
+        _("pairing system"), max_length=11, choices=PairingSystem.choices, default=PairingSystem.DUBOV,
+        help_text=_("Fixed once round 1 is published."),
     )
     rr_cycles = models.PositiveSmallIntegerField(
-        "cycles", default=1, choices=[(1, "Single round robin"), (2, "Double round robin")],
+        _("cycles"), default=1, choices=[(1, _("Single round robin")), (2, _("Double round robin"))],
     )
     rr_reverse_last_two = models.BooleanField(
-        "reverse the last two rounds of the first cycle", default=True,
-        help_text="Double round robin (C.05 Annex 1): avoids the same colour three times running between the cycles.",
+        _("reverse the last two rounds of the first cycle"), default=True,
+        help_text=_("Double round robin (C.05 Annex 1): avoids the same colour three times running between the cycles."),
     )
     rr_numbers = models.CharField(
-        "Berger numbers", max_length=6, choices=BergerNumbers.choices, default=BergerNumbers.RATING,
+        _("Berger numbers"), max_length=6, choices=BergerNumbers.choices, default=BergerNumbers.RATING,
     )
 
-    point_win = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("1"))
-    point_draw = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("0.5"))
-    point_loss = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("0"))
+    point_win = models.DecimalField(_("point win"), max_digits=4, decimal_places=1, default=Decimal("1"))
+    point_draw = models.DecimalField(_("point draw"), max_digits=4, decimal_places=1, default=Decimal("0.5"))
+    point_loss = models.DecimalField(_("point loss"), max_digits=4, decimal_places=1, default=Decimal("0"))
     point_pab = models.DecimalField(
-        "points for the pairing-allocated bye", max_digits=4, decimal_places=1, default=Decimal("1")
+        _("points for the pairing-allocated bye"), max_digits=4, decimal_places=1, default=Decimal("1")
     )
     point_half_bye = models.DecimalField(
-        "points for a requested half-point bye", max_digits=4, decimal_places=1, default=Decimal("0.5")
+        _("points for a requested half-point bye"), max_digits=4, decimal_places=1, default=Decimal("0.5")
     )
 
-    initial_colour = models.CharField(max_length=1, choices=ColourChoice.choices, default=ColourChoice.WHITE)
+    initial_colour = models.CharField(_("initial colour"), max_length=1, choices=ColourChoice.choices, default=ColourChoice.WHITE)
     initial_colour_method = models.CharField(
+        _("initial colour method"),
         max_length=6, choices=ColourMethod.choices, default=ColourMethod.LOT
     )
-    tiebreaks = models.CharField("tie-break order", max_length=200, blank=True, default="BH-C1, BH, SB")
-    public = models.BooleanField(default=False)
+    tiebreaks = models.CharField(_("tie-break order"), max_length=200, blank=True, default="BH-C1, BH, SB")
+    public = models.BooleanField(_("public"), default=False)
     tiebreak_rules = models.PositiveSmallIntegerField(
-        "tie-break regulations", null=True, blank=True, choices=TiebreakRules.choices,
-        help_text="Empty: decided by the start date (the 2026 text from 1 March 2026).",
+        _("tie-break regulations"), null=True, blank=True, choices=TiebreakRules.choices,
+        help_text=_("Empty: decided by the start date (the 2026 text from 1 March 2026)."),
     )
     unrated_tiebreaks = models.CharField(
-        "unrated players in rating tie-breaks", max_length=6, choices=UnratedTiebreaks.choices,
+        _("unrated players in rating tie-breaks"), max_length=6, choices=UnratedTiebreaks.choices,
         default=UnratedTiebreaks.DROP,
     )
     unrated_tiebreak_rating = models.PositiveSmallIntegerField(
-        "rating of unrated players for tie-breaks", null=True, blank=True,
-        help_text="With 'a fixed rating': the rating the tournament's regulations give unrated players.",
+        _("rating of unrated players for tie-breaks"), null=True, blank=True,
+        help_text=_("With 'a fixed rating': the rating the tournament's regulations give unrated players."),
     )
     final_ties = models.CharField(
-        "players tied after every tie-break", max_length=5, choices=FinalTies.choices, default=FinalTies.SHARE,
+        _("players tied after every tie-break"), max_length=5, choices=FinalTies.choices, default=FinalTies.SHARE,
     )
     lots_seed = models.PositiveIntegerField(
-        null=True, blank=True, help_text="The drawing of lots for ties, drawn once; the same seed, the same order."
+        _("lots seed"),
+        null=True, blank=True, help_text=_("The drawing of lots for ties, drawn once; the same seed, the same order.")
     )
     long_event = models.BooleanField(
-        "event over 30 days", default=False,
-        help_text="C.07 10: rating-based tie-breaks are not advised; players may carry a rating per round.",
+        _("event over 30 days"), default=False,
+        help_text=_("C.07 10: rating-based tie-breaks are not advised; players may carry a rating per round."),
     )
     ratings_per_round = models.BooleanField(
-        "rating tie-breaks use each round's rating", default=False,
-        help_text="Events over 30 days: each game counts the opponent's rating of that round; "
-        "otherwise the first rating (C.07 10's default).",
+        _("rating tie-breaks use each round's rating"), default=False,
+        help_text=_("Events over 30 days: each game counts the opponent's rating of that round; "
+        "otherwise the first rating (C.07 10's default)."),
     )
     tie_order = models.CharField(
-        "order of equal ratings", max_length=8, choices=TieOrder.choices, default=TieOrder.NAME,
-        help_text="Pairing numbers of players equal on rating and title: this, then the name.",
+        _("order of equal ratings"), max_length=8, choices=TieOrder.choices, default=TieOrder.NAME,
+        help_text=_("Pairing numbers of players equal on rating and title: this, then the name."),
     )
     chess960 = models.BooleanField(
-        "Chess960", default=False, help_text="A starting position is drawn for each round when it is published."
+        _("Chess960"), default=False, help_text=_("A starting position is drawn for each round when it is published.")
     )
     acceleration = models.CharField(
-        "acceleration", max_length=4, choices=AccelerationMethod.choices, default=AccelerationMethod.NONE,
-        help_text="Baku acceleration: the top half (rounded up to even) starts with virtual points "
-        "for the pairings of the first half of the rounds. Only with 1-½-0 scoring; locked after round 1.",
+        _("acceleration"), max_length=4, choices=AccelerationMethod.choices, default=AccelerationMethod.NONE,
+        help_text=_("Baku acceleration: the top half (rounded up to even) starts with virtual points "
+        "for the pairings of the first half of the rounds. Only with 1-½-0 scoring; locked after round 1."),
     )
     acceleration_last_ga = models.ForeignKey(
         "pairing.Player", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
-        help_text="Baku: the last player of group A, fixed when round 1 is published (C.04.5.1).",
+        help_text=_("Baku: the last player of group A, fixed when round 1 is published (C.04.5.1)."),
     )
     rate_of_play = models.CharField(
-        "rate of play", max_length=8, choices=RateOfPlay.choices, default=RateOfPlay.STANDARD,
-        help_text="Decides which FIDE rating is the official one and the default order of the rating lists.",
+        _("rate of play"), max_length=8, choices=RateOfPlay.choices, default=RateOfPlay.STANDARD,
+        help_text=_("Decides which FIDE rating is the official one and the default order of the rating lists."),
     )
     rating_method = models.CharField(
-        "tournament rating", max_length=5, choices=RatingMethod.choices, default=RatingMethod.FIDON,
-        help_text="How each player's tournament rating (pairing numbers, rating tie-breaks) comes from the FIDE "
-        "and the national rating (TRF-2026 tag 172).",
+        _("tournament rating"), max_length=5, choices=RatingMethod.choices, default=RatingMethod.FIDON,
+        help_text=_("How each player's tournament rating (pairing numbers, rating tie-breaks) comes from the FIDE "
+        "and the national rating (TRF-2026 tag 172)."),
     )
     rating_lists = models.CharField(
-        "rating lists, in order", max_length=300, blank=True,
-        help_text="Where ratings are looked up, first list first; empty: the default for the rate of play.",
+        _("rating lists, in order"), max_length=300, blank=True,
+        help_text=_("Where ratings are looked up, first list first; empty: the default for the rate of play."),
     )
     consistency_checks = models.BooleanField(
-        "rating consistency checks", default=True,
-        help_text="Compare the registered players with the rating lists after each list update and on request.",
+        _("rating consistency checks"), default=True,
+        help_text=_("Compare the registered players with the rating lists after each list update and on request."),
     )
     ratings_checked_at = models.DateTimeField(
-        null=True, blank=True, help_text="When the players were last compared with the rating lists."
+        _("ratings checked at"),
+        null=True, blank=True, help_text=_("When the players were last compared with the rating lists.")
     )
     fide_mode = models.BooleanField(
-        "FIDE mode", default=True,
-        help_text="On for every new tournament; the chief arbiter can leave it (for good), never re-enter it.",
+        _("FIDE mode"), default=True,
+        help_text=_("On for every new tournament; the chief arbiter can leave it (for good), never re-enter it."),
     )
     fide_mode_left_round = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="The last round paired when the tournament left FIDE mode."
+        _("fide mode left round"),
+        null=True, blank=True, help_text=_("The last round paired when the tournament left FIDE mode.")
     )
     chief_arbiter = models.CharField(
-        "chief arbiter in the report", max_length=80, blank=True,
-        help_text="Title, name and FIDE id as the rating report writes them (TRF 102), e.g. 'IA Jane Doe 1234567'. "
-        "Empty: the chief arbiter's account name.",
+        _("chief arbiter in the report"), max_length=80, blank=True,
+        help_text=_("Title, name and FIDE id as the rating report writes them (TRF 102), e.g. 'IA Jane Doe 1234567'. "
+        "Empty: the chief arbiter's account name."),
     )
     deputy_arbiters = models.TextField(
-        "deputy arbiters in the report", blank=True,
-        help_text="One per line, as for the chief arbiter (TRF 112). Empty: the deputies' account names.",
+        _("deputy arbiters in the report"), blank=True,
+        help_text=_("One per line, as for the chief arbiter (TRF 112). Empty: the deputies' account names."),
     )
     numbers_by_hand = models.BooleanField(
+        _("numbers by hand"),
         default=False,
-        help_text="Set when the chief arbiter exchanges two pairing numbers: they no longer follow ratings until "
-        "the list is regenerated.",
+        help_text=_("Set when the chief arbiter exchanges two pairing numbers: they no longer follow ratings until "
+        "the list is regenerated."),
     )
     ranking_frozen = models.BooleanField(
-        default=False, help_text="Set when round 4 is published: pairing numbers no longer follow ratings."
+        _("ranking frozen"),
+        default=False, help_text=_("Set when round 4 is published: pairing numbers no longer follow ratings.")
     )
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_tournaments"
     )
     deputies = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="deputy_tournaments")
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
 
     objects = TournamentQuerySet.as_manager()
 

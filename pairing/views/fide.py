@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from ..access import get_tournament_for_arbiter, get_tournament_for_owner
@@ -43,9 +44,9 @@ def fide_mode_leave(request: HttpRequest, slug: str) -> HttpResponse:
     except NeedsConfirmation as exc:
         return ask(request, exc, t=t, back=back)
     if left:
-        messages.warning(request, f"{t.name} is no longer in FIDE mode.")
+        messages.warning(request, _("%(name)s is no longer in FIDE mode.") % {"name": t.name})
     else:
-        messages.info(request, "The tournament had left FIDE mode already.")
+        messages.info(request, _("The tournament had left FIDE mode already."))
     return redirect(back)
 
 
@@ -61,5 +62,5 @@ def integrity_undo(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     except ValueError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, "Undone: the tournament is back where it was before that event.")
+        messages.success(request, _("Undone: the tournament is back where it was before that event."))
     return redirect(back)

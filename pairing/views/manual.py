@@ -7,6 +7,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from ..access import get_round, get_tournament_for_arbiter
@@ -14,7 +16,6 @@ from ..forms import OnePlayerForm, PoolPairForm
 from ..services import manual
 from ..services.rounds import PairingRefused
 from ..warning_levels import NeedsConfirmation
-from ..wording import counted
 from .confirm import ask, given
 
 
@@ -31,7 +32,7 @@ def pair_by_hand(request: HttpRequest, slug: str) -> HttpResponse:
     except PairingRefused as exc:
         messages.error(request, str(exc))
         return redirect("pairing:tournament", slug=t.slug)
-    messages.info(request, f"Round {rnd.number}: every player is in the pool. Pair them, give the PAB, then end the session.")
+    messages.info(request, _("Round %(n)s: every player is in the pool. Pair them, give the PAB, then end the session.") % {"n": rnd.number})
     return redirect(rnd.get_absolute_url())
 
 
@@ -44,12 +45,12 @@ def round_manual(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     back = rnd.get_absolute_url()
     op = request.POST.get("op", "")
     if not rnd.is_draft:
-        messages.error(request, f"Round {rnd.number} is published; it cannot be changed by hand.")
+        messages.error(request, _("Round %(n)s is published; it cannot be changed by hand.") % {"n": rnd.number})
         return redirect(back)
     try:
         if op == "start":
             opened = manual.start_session(rnd, request.user)
-            messages.success(request, "Manual-pairing session started." if opened else "The session was open already.")
+            messages.success(request, _("Manual-pairing session started.") if opened else _("The session was open already."))
         elif op == "end":
             messages.success(request, manual.end_session(rnd, request.user, given(request)))
         elif op == "pool":
@@ -64,16 +65,16 @@ def round_manual(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             white = t.player_set.get(pk=form.cleaned_data["a"])
             black = t.player_set.get(pk=form.cleaned_data["b"])
             found = manual.pair_from_pool(rnd, white, black, request.user, given(request))
-            messages.success(request, f"Paired {white.name} – {black.name}." + _warned(found))
+            messages.success(request, _("Paired %(white)s – %(black)s.") % {"white": white.name, "black": black.name} + _warned(found))
         elif op == "pab":
             form = OnePlayerForm(request.POST, players=list(t.player_set.all()))
             if not form.is_valid():
                 raise ValueError(_form_error(form))
             player = t.player_set.get(pk=form.cleaned_data["player"])
             found = manual.give_pab(rnd, player, request.user, given(request))
-            messages.success(request, f"PAB given to {player.name}." + _warned(found))
+            messages.success(request, _("PAB given to %(name)s.") % {"name": player.name} + _warned(found))
         else:
-            raise ValueError("Unknown step; nothing was changed.")
+            raise ValueError(_("Unknown step; nothing was changed."))
     except NeedsConfirmation as exc:
         return ask(request, exc, t=t, back=back)
     except ValueError as exc:
@@ -82,4 +83,6 @@ def round_manual(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _warned(found: list[str]) -> str:
-    return f" Confirmed despite {counted(len(found), 'rule warning')}." if found else ""
+    if not found:
+        return ""
+    return " " + ngettext("Confirmed despite %(n)s rule warning.", "Confirmed despite %(n)s rule warnings.", len(found)) % {"n": len(found)}

@@ -5,6 +5,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ..access import get_player, get_tournament_for_arbiter, get_tournament_for_owner
@@ -15,7 +17,6 @@ from ..services.forbidden_pairs import allow_pair, forbid_pair
 from ..services.players import add_player, add_players, change_player, delete_player, withdraw
 from ..services.trf_import import IMPORT_CHECK_LIMIT, NOT_CHECKED, ImportRefused, import_trf
 from ..warning_levels import NeedsConfirmation
-from ..wording import counted
 from .confirm import ask, given
 from .notices import tells_of_a_discarded_draft
 
@@ -79,7 +80,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
             if request.htmx:  # 200 so that htmx swaps in the form with its message
                 return render(request, "pairing/players.html#player-area", _players_context(t, form))
             return render(request, "pairing/players.html", _players_context(t, form), status=409)
-        messages.success(request, f"{player.name} registered as number {player.tpn}.")
+        messages.success(request, _("%(name)s registered as number %(tpn)s.") % {"name": player.name, "tpn": player.tpn})
         if request.htmx:
             return render(request, "pairing/players.html#player-area", _players_context(t, PlayerForm(tournament=t)))
         return redirect("pairing:players", slug=t.slug)
@@ -101,7 +102,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     status = 400 if request.method == "POST" else 200
     if request.method == "POST" and not seen:
         form.is_valid()
-        form.add_error(None, stale_form("player's details"))
+        form.add_error(None, stale_form(_("player's details")))
     elif request.method == "POST" and form.is_valid():
         try:
             change_player(t, player, form.save, request.user, before, seen, given(request))
@@ -111,7 +112,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             form.add_error(None, str(exc))
             seen, status = get_player(t, pk).version(), 409
         else:
-            messages.success(request, f"{player.name} saved.")
+            messages.success(request, _("%(name)s saved.") % {"name": player.name})
             return redirect("pairing:players", slug=t.slug)
     return render(
         request,
@@ -140,7 +141,7 @@ def player_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     except ValueError as exc:
         messages.error(request, str(exc))
         return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
-    messages.success(request, f"{name} deleted.")
+    messages.success(request, _("%(name)s deleted.") % {"name": name})
     return redirect("pairing:players", slug=t.slug)
 
 
@@ -153,7 +154,7 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     player = get_player(t, pk)
     form = WithdrawForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Give the round number (1 to {t.rounds}) the withdrawal starts with.")
+        messages.error(request, _("Give the round number (1 to %(rounds)s) the withdrawal starts with.") % {"rounds": t.rounds})
         return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
     try:
         messages.success(request, withdraw(player, form.cleaned_data["from_round"], request.user,
@@ -197,7 +198,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, str(exc))
             status = 409
         else:
-            messages.success(request, f"{counted(count, 'player')} added.")
+            messages.success(request, ngettext("%(n)s player added.", "%(n)s players added.", count) % {"n": count})
             return redirect("pairing:players", slug=t.slug)
     errors = list(form.non_field_errors()) if form.is_bound else []
     return render(
@@ -228,7 +229,9 @@ def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
             problems = exc.problems
         else:
             played = t.rounds_published()
-            messages.success(request, f"{count} players imported, {played} rounds.")
+            messages.success(request, _("Imported: %(players)s, %(rounds)s.") % {
+                "players": ngettext("%(n)s player", "%(n)s players", count) % {"n": count},
+                "rounds": ngettext("%(n)s round", "%(n)s rounds", played) % {"n": played}})
             for line in report:  # VCL4THP Q48, Q50: every adjustment, also in the audit trail
                 messages.info(request, line)
             if count * played > IMPORT_CHECK_LIMIT:  # Level 2: say what was not done
@@ -267,7 +270,7 @@ def forbidden_pairs(request: HttpRequest, slug: str) -> HttpResponse:
             except ValueError as exc:  # e.g. another arbiter added the same pair meanwhile
                 form.add_error(None, str(exc))
             else:
-                messages.success(request, f"{a.name} and {b.name} will not be paired with each other.")
+                messages.success(request, _("%(a)s and %(b)s will not be paired with each other.") % {"a": a.name, "b": b.name})
                 return redirect("pairing:forbidden_pairs", slug=t.slug)
         return render(request, "pairing/forbidden_pairs.html", _forbidden_context(t, form), status=400)
     return render(request, "pairing/forbidden_pairs.html", _forbidden_context(t, form))
@@ -299,18 +302,20 @@ def pairing_numbers(request: HttpRequest, slug: str) -> HttpResponse:
         if action == "exchange":
             a_txt, b_txt = request.POST.get("a", "").strip(), request.POST.get("b", "").strip()
             if not (a_txt.isdigit() and b_txt.isdigit()):
-                raise numbering.NumbersRefused("Type two pairing numbers to exchange.")
+                raise numbering.NumbersRefused(_("Type two pairing numbers to exchange."))
             players = {p.tpn: p for p in t.player_set.filter(tpn__in=[int(a_txt), int(b_txt)])}
             missing = [n for n in (int(a_txt), int(b_txt)) if n not in players]
             if missing:
-                raise numbering.NumbersRefused(f"No player has pairing number {missing[0]}.")
+                raise numbering.NumbersRefused(_("No player has pairing number %(n)s.") % {"n": missing[0]})
             numbering.exchange(t, players[int(a_txt)], players[int(b_txt)], request.user, given(request))
-            messages.success(request, f"Pairing numbers {a_txt} and {b_txt} exchanged.")
+            messages.success(request, _("Pairing numbers %(a)s and %(b)s exchanged.") % {"a": a_txt, "b": b_txt})
         elif action == "regenerate":
             n = numbering.regenerate(t, request.user, given(request))
-            messages.success(request, f"Pairing numbers regenerated from the ratings: {counted(n, 'player')} renumbered.")
+            messages.success(request, ngettext(
+                "Pairing numbers regenerated from the ratings: %(n)s player renumbered.",
+                "Pairing numbers regenerated from the ratings: %(n)s players renumbered.", n) % {"n": n})
         else:
-            raise numbering.NumbersRefused("Choose to exchange two numbers or to regenerate the list.")
+            raise numbering.NumbersRefused(_("Choose to exchange two numbers or to regenerate the list."))
     except NeedsConfirmation as exc:
         return ask(request, exc, t=t, back=reverse("pairing:players", args=[slug]))
     except numbering.NumbersRefused as exc:

@@ -10,6 +10,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ..access import get_tournament_for_arbiter
@@ -40,7 +42,7 @@ def rating_lists(request: HttpRequest) -> HttpResponse:
                 form.add_error("file", [f"{upload.name}: {p}" for p in _problems(exc)])
                 status = 400
             else:
-                messages.success(request, f"Loaded {rl.label}: {rl.players:,} players.")
+                messages.success(request, ngettext("Loaded %(list)s: %(n)s player.", "Loaded %(list)s: %(n)s players.", rl.players) % {"list": rl.label, "n": f"{rl.players:,}"})
                 return redirect("pairing:rating_lists")
         else:
             status = 400
@@ -67,7 +69,7 @@ def rating_list_delete(request: HttpRequest, pk: int) -> HttpResponse:
     if rl is None:
         raise Http404("No such list.")
     delete_list(rl)
-    messages.success(request, f"Deleted {rl.label}.")
+    messages.success(request, _("Deleted %(list)s.") % {"list": rl.label})
     return redirect("pairing:rating_lists")
 
 
@@ -108,9 +110,9 @@ def rating_check(request: HttpRequest, slug: str) -> HttpResponse:
             chosen = set(request.POST.getlist("apply"))
         count = player_ratings.apply_differences(t, chosen, request.user, day)
         if count:
-            messages.success(request, f"{count} value{'s' if count != 1 else ''} updated from the rating lists.")
+            messages.success(request, ngettext("%(n)s value updated from the rating lists.", "%(n)s values updated from the rating lists.", count) % {"n": count})
         else:
-            messages.info(request, "Nothing was ticked; nothing changed.")
+            messages.info(request, _("Nothing was ticked; nothing changed."))
         return redirect("pairing:rating_check", slug=t.slug)
     diffs = player_ratings.differences(t, day)
     player_ratings.mark_checked(t)

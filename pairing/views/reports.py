@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from ..access import get_tournament_for_arbiter, get_tournament_for_viewer
@@ -155,8 +156,8 @@ def trf_export(request: HttpRequest, slug: str) -> HttpResponse:
     copy = request.GET.get("copy") == "1"
     pending = open_adjourned(t)
     if pending and not copy:
-        messages.error(request, f"The file for rating waits for the adjourned games: {adjourned_text(pending)}. "
-                                "The copy (with ? for those games) can be exported now.")
+        messages.error(request, _("The file for rating waits for the adjourned games: %(games)s. "
+                                 "The copy (with ? for those games) can be exported now.") % {"games": adjourned_text(pending)})
         return redirect("pairing:tournament", slug=t.slug)
     text = export_trf(t, integrity=copy)
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")

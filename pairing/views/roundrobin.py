@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ..access import get_tournament_for_arbiter
@@ -25,21 +26,21 @@ def berger(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             if action == "rating":
                 roundrobin.by_rating(t, request.user)
-                messages.success(request, "Berger numbers by rating.")
+                messages.success(request, _("Berger numbers by rating."))
             elif action == "lot":
                 roundrobin.by_lot(t, request.user)
-                messages.success(request, "Berger numbers drawn by lot.")
+                messages.success(request, _("Berger numbers drawn by lot."))
             elif action == "hand":
                 numbers = {}
                 for p in players:
                     raw = request.POST.get(f"number-{p.pk}", "").strip()
                     if not raw.isdigit():
-                        raise roundrobin.NumbersRefused(f"{p.name}: type a number (1 to {len(players)}).")
+                        raise roundrobin.NumbersRefused(_("%(name)s: type a number (1 to %(n)s).") % {"name": p.name, "n": len(players)})
                     numbers[p.pk] = int(raw)
                 roundrobin.by_hand(t, numbers, request.user)
-                messages.success(request, "Berger numbers given by hand.")
+                messages.success(request, _("Berger numbers given by hand."))
             else:
-                raise roundrobin.NumbersRefused("Choose how to number the players.")
+                raise roundrobin.NumbersRefused(_("Choose how to number the players."))
         except roundrobin.NumbersRefused as exc:
             problem = str(exc)
         else:

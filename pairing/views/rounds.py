@@ -7,6 +7,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ..access import get_game, get_round, get_tournament_for_arbiter, get_tournament_for_viewer
@@ -29,7 +31,6 @@ from ..services.rounds import (
 )
 from ..services.snapshot import build_snapshot, histories, point_system
 from ..warning_levels import NeedsConfirmation
-from ..wording import counted
 from .confirm import ask, given
 from .notices import tells_of_a_discarded_draft
 
@@ -47,10 +48,10 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
     except ValueError:
         number = 0  # refused below: a POST for an unreadable round writes nothing
     if first_open > t.rounds:
-        messages.info(request, "Every round has been paired.")
+        messages.info(request, _("Every round has been paired."))
         return redirect("pairing:tournament", slug=t.slug)
     if not first_open <= number <= t.rounds:
-        messages.error(request, f"Byes can be set for rounds {first_open} to {t.rounds}.")
+        messages.error(request, _("Byes can be set for rounds %(first)s to %(last)s.") % {"first": first_open, "last": t.rounds})
         return redirect(reverse("pairing:absences", args=[t.slug]))
     players = list(t.player_set.by_tpn())
     byes = {b.player_id: b for b in Bye.objects.filter(tournament=t, round_number=number)}
@@ -65,9 +66,9 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
         except Conflict as exc:
             messages.error(request, str(exc))
         except ValueError as exc:
-            messages.error(request, f"{exc} Nothing was saved.")
+            messages.error(request, _("%(problem)s Nothing was saved.") % {"problem": exc})
         else:
-            messages.success(request, f"Round {number}: {counted(len(changes), 'change')} saved." if changes else "No changes.")
+            messages.success(request, ngettext("Round %(round)s: %(n)s change saved.", "Round %(round)s: %(n)s changes saved.", len(changes)) % {"round": number, "n": len(changes)} if changes else _("No changes."))
         return redirect(reverse("pairing:absences", args=[t.slug]) + f"?round={number}")
     rows = [(p, byes.get(p.pk)) for p in players]
     seen = ",".join(f"{b.player_id}:{b.kind}" for b in byes.values())
@@ -107,10 +108,10 @@ def byes_grid(request: HttpRequest, slug: str) -> HttpResponse:
         except Conflict as exc:
             messages.error(request, str(exc))
         except ValueError as exc:
-            messages.error(request, f"{exc} Nothing was saved.")
+            messages.error(request, _("%(problem)s Nothing was saved.") % {"problem": exc})
         else:
             total = sum(len(c) for c in done.values())
-            messages.success(request, f"{counted(total, 'change')} saved." if total else "No changes.")
+            messages.success(request, ngettext("%(n)s change saved.", "%(n)s changes saved.", total) % {"n": total} if total else _("No changes."))
         return redirect("pairing:byes_grid", slug=t.slug)
     byes = {(b.player_id, b.round_number): b.kind for b in Bye.objects.filter(tournament=t, round_number__gte=first_open)}
     columns = [
@@ -149,7 +150,7 @@ def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("pairing:tournament", slug=t.slug)
     pending = open_adjourned(t, rnd.number - 1)
     if pending:  # Level 2: the arbiter sees which games were paired as draws
-        messages.warning(request, f"Paired with adjourned games still open, counted as draws: {adjourned_text(pending)}.")
+        messages.warning(request, _("Paired with adjourned games still open, counted as draws: %(games)s.") % {"games": adjourned_text(pending)})
     return redirect(rnd.get_absolute_url())
 
 
@@ -251,8 +252,8 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
             in_pool = manual.pool(rnd)
             ctx["pool"] = in_pool
             ctx["pool_form"] = PoolPairForm(players=in_pool)
-            ctx["pab_form"] = OnePlayerForm(players=in_pool, label="PAB to")
-            ctx["unpair_form"] = OnePlayerForm(players=_paired_players(rnd), label="To the pool")
+            ctx["pab_form"] = OnePlayerForm(players=in_pool, label=_("PAB to"))
+            ctx["unpair_form"] = OnePlayerForm(players=_paired_players(rnd), label=_("To the pool"))
     return ctx
 
 
@@ -285,7 +286,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = get_round(t, number)
     is_arbiter = t.is_arbiter(request.user)
     if rnd.is_draft and not is_arbiter:
-        raise Http404("No such round.")
+        raise Http404(_("No such round."))
     ctx = _round_context(request, t, rnd, is_arbiter)
     if request.GET.get("by") == "name" and not rnd.is_draft:
         ctx["by_name"] = _by_name(ctx["games"], ctx["pab"], ctx["absent"])
@@ -303,10 +304,10 @@ def _by_name(games: list, pab, absent) -> list[dict]:
     rows = []
     for g in games:
         result = g.get_result_display() if g.result else ""
-        rows.append({"player": g.white, "board": g.board, "colour": "White", "opponent": g.black, "result": result})
-        rows.append({"player": g.black, "board": g.board, "colour": "Black", "opponent": g.white, "result": result})
+        rows.append({"player": g.white, "board": g.board, "colour": _("White"), "opponent": g.black, "result": result})
+        rows.append({"player": g.black, "board": g.board, "colour": _("Black"), "opponent": g.white, "result": result})
     if pab is not None:
-        rows.append({"player": pab.player, "board": None, "colour": "", "opponent": None, "result": "bye"})
+        rows.append({"player": pab.player, "board": None, "colour": "", "opponent": None, "result": _("bye")})
     for b in absent:
         rows.append({"player": b.player, "board": None, "colour": "", "opponent": None, "result": b.reason})
     return sorted(rows, key=lambda r: r["player"].name.casefold())
@@ -318,7 +319,7 @@ def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     rnd = t.round_set.filter(number=number).first()
     if rnd is None and number != t.next_round_number():
-        raise Http404("No such round.")
+        raise Http404(_("No such round."))
     try:
         if rnd is None:  # the preview was open while the draft went away
             raise Conflict(Round.discarded_message(number))
@@ -327,9 +328,9 @@ def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         messages.error(request, str(exc))
         return redirect("pairing:tournament", slug=t.slug)
     if published:
-        messages.success(request, f"Round {rnd.number} published. Enter the results as they come in.")
+        messages.success(request, _("Round %(n)s published. Enter the results as they come in.") % {"n": rnd.number})
     else:
-        messages.info(request, f"Round {rnd.number} was already published.")
+        messages.info(request, _("Round %(n)s was already published.") % {"n": rnd.number})
     return redirect(rnd.get_absolute_url())
 
 
@@ -339,14 +340,14 @@ def round_discard(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     rnd = t.round_set.filter(number=number).first()
     if rnd is None and number != t.next_round_number():
-        raise Http404("No such round.")
+        raise Http404(_("No such round."))
     if rnd is not None and not rnd.is_draft:
-        messages.error(request, f"Round {rnd.number} is published; it cannot be discarded.")
+        messages.error(request, _("Round %(n)s is published; it cannot be discarded.") % {"n": rnd.number})
         return redirect(rnd.get_absolute_url())
     if discard_draft(t, request.user):
-        messages.success(request, f"Draft of round {number} discarded.")
+        messages.success(request, _("Draft of round %(n)s discarded.") % {"n": number})
     else:
-        messages.info(request, f"Round {number} is no longer a draft (another arbiter published or discarded it).")
+        messages.info(request, _("Round %(n)s is no longer a draft (another arbiter published or discarded it).") % {"n": number})
     return redirect("pairing:tournament", slug=t.slug)
 
 
@@ -356,7 +357,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     rnd = get_round(t, number)
     if not rnd.is_draft:
-        messages.error(request, "Only a draft can be changed.")
+        messages.error(request, _("Only a draft can be changed."))
         return redirect(rnd.get_absolute_url())
     form = SwapForm(request.POST, players=_paired_players(rnd))
     if not form.is_valid():
@@ -372,8 +373,8 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         messages.error(request, str(exc))
         return redirect(rnd.get_absolute_url())
     # the warnings themselves are on the draft's page (they stand until the draft changes)
-    found = f" Confirmed despite {counted(len(warnings), 'rule warning')}: see the list above the boards." if warnings else ""
-    messages.success(request, f"Swapped {a.name} and {b.name}.{found}")
+    found = " " + ngettext("Confirmed despite %(n)s rule warning: see the list above the boards.", "Confirmed despite %(n)s rule warnings: see the list above the boards.", len(warnings)) % {"n": len(warnings)} if warnings else ""
+    messages.success(request, _("Swapped %(a)s and %(b)s.") % {"a": a.name, "b": b.name} + found)
     return redirect(rnd.get_absolute_url())
 
 
@@ -393,17 +394,18 @@ def game_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpRe
     needs = None
     try:
         if expected is None:
-            raise Conflict(f"Board {game.board}: " + stale_form("result"))
+            raise Conflict(_("Board %(n)s:") % {"n": game.board} + " " + stale_form(_("result")))
         record_result(game, result, request.user, expected=expected, confirmations=given(request))
     except NeedsConfirmation as exc:
         if not request.htmx:
             return ask(request, exc, t=t, back=rnd.get_absolute_url() + f"#board-{game.board}")
         # the row offers a plain form that opens the confirmation page
-        needs, error = {"result": result, "expected": expected}, f"Board {game.board}: {exc.title} needs a confirmation."
+        needs = {"result": result, "expected": expected}
+        error = _("Board %(n)s: %(what)s needs a confirmation.") % {"n": game.board, "what": exc.title}
     except Conflict as exc:
         error = str(exc)
     except ValueError as exc:
-        error = f"Board {game.board}: {exc}."
+        error = _("Board %(n)s: %(problem)s.") % {"n": game.board, "problem": exc}
     if request.htmx:
         # 200 even on a refusal: htmx swaps the row, which shows the message and the
         # result now stored.
@@ -436,10 +438,10 @@ def game_rating_result(request: HttpRequest, slug: str, number: int, pk: int) ->
     except NeedsConfirmation as exc:
         return ask(request, exc, t=t, back=back)
     except ValueError as exc:
-        messages.error(request, f"Board {game.board}: {exc}.")
+        messages.error(request, _("Board %(n)s: %(problem)s.") % {"n": game.board, "problem": exc})
     else:
         if changed:
-            messages.success(request, f"Board {game.board}: the rating report will carry the corrected result.")
+            messages.success(request, _("Board %(n)s: the rating report will carry the corrected result.") % {"n": game.board})
         else:
-            messages.info(request, "No change.")
+            messages.info(request, _("No change."))
     return redirect(back)

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ..access import get_tournament_for_arbiter
@@ -44,12 +45,12 @@ def tie_details(request: HttpRequest, slug: str) -> HttpResponse:
                 ranks = {pk: v for k, v in request.POST.items()
                          if k.startswith("rank-") and (pk := _pk(k[5:])) is not None}
                 n = details.set_hand_ranks(t, ranks, [[r.player.pk for r in g] for g in groups], request.user)
-                messages.success(request, f"Order among tied players saved ({n} changed).")
+                messages.success(request, _("Order among tied players saved (%(n)s changed).") % {"n": n})
             elif section == "external":
                 values = {pk: v for k, v in request.POST.items()
                           if k.startswith("ext-") and (pk := _pk(k[4:])) is not None}
                 n = details.set_external_values(t, values, request.user)
-                messages.success(request, f"External tie-break values saved ({n} changed).")
+                messages.success(request, _("External tie-break values saved (%(n)s changed).") % {"n": n})
             elif section == "ratings":
                 grid = {}
                 for k, v in request.POST.items():
@@ -57,9 +58,9 @@ def tie_details(request: HttpRequest, slug: str) -> HttpResponse:
                     if len(parts) == 3 and parts[0] == "rr" and parts[1].isdigit() and parts[2].isdigit():
                         grid[(int(parts[1]), int(parts[2]))] = v
                 n = details.set_round_ratings(t, grid, request.user)
-                messages.success(request, f"Ratings per round saved ({n} changed).")
+                messages.success(request, _("Ratings per round saved (%(n)s changed).") % {"n": n})
             else:
-                raise details.DetailsRefused("Nothing to save: use one of the page's buttons.")
+                raise details.DetailsRefused(_("Nothing to save: use one of the page's buttons."))
         except details.DetailsRefused as exc:
             problem = str(exc)
         else:

@@ -8,6 +8,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -72,13 +73,13 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
             # another arbiter took the same address between the form's check and the save
             form.add_error("slug", _slug_taken(form))
         else:
-            messages.success(request, f"{t.name} created. Now register the players.")
+            messages.success(request, _("%(name)s created. Now register the players.") % {"name": t.name})
             return redirect("pairing:players", slug=t.slug)
     return render(request, "pairing/tournament_form.html", {"form": form, "creating": True})
 
 
 def _slug_taken(form: TournamentForm) -> str:
-    return f"The address {form.cleaned_data.get('slug')!r} is taken; choose another. Nothing was saved."
+    return _("The address %(slug)r is taken; choose another. Nothing was saved.") % {"slug": form.cleaned_data.get("slug")}
 
 
 @require_GET
@@ -152,7 +153,7 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error("slug", _slug_taken(form))
             t = Tournament.objects.get(pk=t.pk)
         else:
-            messages.success(request, "Settings saved.")
+            messages.success(request, _("Settings saved."))
             advice = long_event_advice(t)
             if advice:  # VCL4THP Q211: a Level-2 notice
                 messages.warning(request, advice)

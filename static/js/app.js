@@ -116,3 +116,8 @@
     if (progress) progress.focus();
   });
 })();
+
+// The language picker applies a choice at once; without JavaScript its button does.
+document.addEventListener("change", function (event) {
+  if (event.target && event.target.id === "language-choice") event.target.form.submit();
+});

@@ -143,7 +143,7 @@ def grid_seen(t) -> dict:
 def test_rough_edge_7_byes_of_several_rounds_are_set_in_one_grid(chief_client, tournament, players):
     """Issue 21, rough edge 7: byes were entered one round at a time."""
     page = chief_client.get(grid_url(tournament)).content.decode()
-    assert page.count("<select") == 10 * 5 and f'name="kind-{players[0].pk}-3"' in page
+    assert page.count('<select name="kind-') == 10 * 5 and f'name="kind-{players[0].pk}-3"' in page
     response = chief_client.post(grid_url(tournament), {
         **grid_seen(tournament),
         f"kind-{players[0].pk}-2": ByeKind.HALF, f"kind-{players[0].pk}-3": ByeKind.ZERO,
