@@ -11,3 +11,12 @@ def points_text(value) -> str:
     """A point value as the pages write it: 1, 0.5, 10 (not 1.0)."""
     text = f"{value:f}"
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def in_english(text) -> str:
+    """``text`` (a lazy translation, e.g. a choice's label) in English: the audit trail
+    and the rating report's records are written in English whatever the page's language."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        return str(text)

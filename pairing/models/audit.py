@@ -22,20 +22,20 @@ _CODES = {
 class AuditAction(models.TextChoices):
     """The kinds of change the audit trail records (its filter on the audit page)."""
 
-    CREATE = "create", "Tournament created"
-    SETTINGS = "settings", "Settings"
-    DEPUTY = "deputy", "Deputy arbiters"
-    PLAYER = "player", "Players"
-    IMPORT = "import", "Imports"
-    WITHDRAW = "withdraw", "Withdrawals"
-    BYE = "bye", "Byes and absences"
-    FORBIDDEN = "forbidden", "Forbidden pairs"
-    PAIR = "pair", "Pairing"
-    SWAP = "swap", "Manual changes to a draft"
-    DISCARD = "discard", "Drafts discarded"
-    PUBLISH = "publish", "Rounds published"
-    RESULT = "result", "Results"
-    INTEGRITY = "integrity", "Pairing-integrity events"
+    CREATE = "create", _("Tournament created")
+    SETTINGS = "settings", _("Settings")
+    DEPUTY = "deputy", _("Deputy arbiters")
+    PLAYER = "player", _("Players")
+    IMPORT = "import", _("Imports")
+    WITHDRAW = "withdraw", _("Withdrawals")
+    BYE = "bye", _("Byes and absences")
+    FORBIDDEN = "forbidden", _("Forbidden pairs")
+    PAIR = "pair", _("Pairing")
+    SWAP = "swap", _("Manual changes to a draft")
+    DISCARD = "discard", _("Drafts discarded")
+    PUBLISH = "publish", _("Rounds published")
+    RESULT = "result", _("Results")
+    INTEGRITY = "integrity", _("Pairing-integrity events")
 
 
 class AuditEntryQuerySet(models.QuerySet["AuditEntry"]):
@@ -67,7 +67,7 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-at", "-pk"]
-        verbose_name_plural = "audit entries"
+        verbose_name_plural = _("audit entries")
         indexes = [models.Index(fields=["tournament", "-at"], name="audit_tournament_at")]
 
     def __str__(self) -> str:

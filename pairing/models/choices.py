@@ -242,8 +242,8 @@ def stale_form(what: str) -> str:
     ) % {"what": what}
 
 
-SEEN_CHANGED = (
-    "{what} changed since you opened this page (another arbiter saved first; see the audit trail). "
+SEEN_CHANGED = _(
+    "%(what)s changed since you opened this page (another arbiter saved first; see the audit trail). "
     "Nothing was saved. Check the values and save again to replace theirs."
 )
 

@@ -14,16 +14,16 @@ from .tournament import Tournament
 
 
 class IntegrityKind(models.TextChoices):
-    FIDE_MODE_EXIT = "fide-exit", "FIDE mode exited"
-    SETTINGS = "settings", "Settings changed after round 1"
-    MANUAL_PAIRING = "mpa", "Round paired or changed by hand"
-    RESULT = "result", "Result corrected after the next round was paired"
-    RATING_RESULT = "rating", "Result corrected for the rating report only"
-    FORBIDDEN = "forbidden", "Forbidden pair changed after round 1"
-    IMPORT = "import", "Imported rounds that break the pairing rules"
-    TPN = "tpn", "Pairing numbers exchanged"
-    FULL_BYE = "full-bye", "Full-point bye"
-    UNDO = "undo", "Undone: back to a restore point"
+    FIDE_MODE_EXIT = "fide-exit", _("FIDE mode exited")
+    SETTINGS = "settings", _("Settings changed after round 1")
+    MANUAL_PAIRING = "mpa", _("Round paired or changed by hand")
+    RESULT = "result", _("Result corrected after the next round was paired")
+    RATING_RESULT = "rating", _("Result corrected for the rating report only")
+    FORBIDDEN = "forbidden", _("Forbidden pair changed after round 1")
+    IMPORT = "import", _("Imported rounds that break the pairing rules")
+    TPN = "tpn", _("Pairing numbers exchanged")
+    FULL_BYE = "full-bye", _("Full-point bye")
+    UNDO = "undo", _("Undone: back to a restore point")
 
 
 class IntegrityEvent(models.Model):

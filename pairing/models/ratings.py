@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
 class ListKind(models.TextChoices):
-    FIDE = "fide", "FIDE (standard, rapid and blitz)"
-    NATIONAL = "national", "National list"
-    CUSTOM = "custom", "Custom list"
+    FIDE = "fide", _("FIDE (standard, rapid and blitz)")
+    NATIONAL = "national", _("National list")
+    CUSTOM = "custom", _("Custom list")
 
 
 class RatingListQuerySet(models.QuerySet["RatingList"]):
@@ -56,7 +58,7 @@ class RatingList(models.Model):
 
     @property
     def label(self) -> str:
-        return f"{self.name} ({self.month:%b %Y})"
+        return f"{self.name} ({date_format(self.month, 'YEAR_MONTH_FORMAT')})"
 
 
 class RatingEntry(models.Model):
@@ -130,9 +132,9 @@ def list_order_problems(text: str) -> list[str]:
         if k.startswith("list:") and k[5:].strip():
             name = k[5:].strip()
             if not RatingList.objects.active().filter(name=name).exclude(kind=ListKind.FIDE).exists():
-                problems.append(f"No national or custom list is loaded under the name {name!r}.")
+                problems.append(gettext("No national or custom list is loaded under the name %(name)r.") % {"name": name})
             continue
-        problems.append(f"Unknown list {k!r}: use " + ", ".join(FIDE_KEYS) + " or list:<name>.")
+        problems.append(gettext("Unknown list %(key)r: use %(keys)s or list:<name>.") % {"key": k, "keys": ", ".join(FIDE_KEYS)})
     if len(set(keys)) != len(keys):
-        problems.append("A list is named twice.")
+        problems.append(gettext("A list is named twice."))
     return problems

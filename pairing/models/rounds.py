@@ -93,10 +93,12 @@ class Round(models.Model):
 
     @staticmethod
     def discarded_message(number: int) -> str:
-        return (
-            f"The draft of round {number} was discarded in the meantime (by another arbiter, or by a "
+        from django.utils.translation import gettext
+
+        return gettext(
+            "The draft of round %(n)s was discarded in the meantime (by another arbiter, or by a "
             "change of results, players or byes it depended on); nothing was published. Pair the round again."
-        )
+        ) % {"n": number}
 
     def refresh_status(self) -> None:
         if self.status == RoundStatus.DRAFT:

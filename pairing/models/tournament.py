@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from .choices import (
@@ -353,13 +354,14 @@ class Tournament(models.Model):
             boards = list(
                 last.game_set.filter(result=GameResult.PENDING).order_by("board").values_list("board", flat=True)
             )
-            which = f"board {boards[0]}" if len(boards) == 1 else "boards " + ", ".join(map(str, boards))
-            results = "result" if len(boards) == 1 else "results"
-            return f"Round {last.number} still has {len(boards)} {results} to enter ({which})."
+            return ngettext(
+                "Round %(round)s still has %(n)s result to enter (board %(boards)s).",
+                "Round %(round)s still has %(n)s results to enter (boards %(boards)s).", len(boards),
+            ) % {"round": last.number, "n": len(boards), "boards": ", ".join(map(str, boards))}
         if self.rounds_published() >= self.rounds:
-            return f"All {self.rounds} rounds have been paired."
+            return gettext("All %(n)s rounds have been paired.") % {"n": self.rounds}
         if self.player_set.count() < 2:
-            return "Register at least two players first."
+            return gettext("Register at least two players first.")
         return ""
 
     # -- byes -----------------------------------------------------------

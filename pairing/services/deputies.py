@@ -9,6 +9,7 @@ it.  Every change is in the tournament's audit trail.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from ..models import AuditAction, AuditEntry, DeputyInvitation, Tournament
 
@@ -35,17 +36,17 @@ def invite(tournament: Tournament, chief, username: str) -> str:
     with transaction.atomic():
         t = tournament.lock()
         if username == t.owner.get_username():
-            raise Refused("The chief arbiter is already in charge.")
+            raise Refused(gettext("The chief arbiter is already in charge."))
         if username in t.deputy_names():
-            raise Refused(f"{username} is already a deputy.")
+            raise Refused(gettext("%(name)s is already a deputy.") % {"name": username})
         before = _team(t)
         _, created = DeputyInvitation.objects.get_or_create(tournament=t, username=username,
                                                             defaults={"invited_by": chief})
         if created:
             _log(t, chief, f"{username} invited to be a deputy.", before, _team(t))
     return (
-        f"Invitation for {username!r} saved. When the account of that name next opens its list of "
-        "tournaments, it can accept; it becomes a deputy then."
+        gettext("Invitation for %(name)r saved. When the account of that name next opens its list of "
+                "tournaments, it can accept; it becomes a deputy then.") % {"name": username}
     )
 
 
@@ -55,9 +56,9 @@ def withdraw_invitation(tournament: Tournament, chief, username: str) -> str:
         before = _team(t)
         deleted, _ = DeputyInvitation.objects.filter(tournament=t, username=username).delete()
         if not deleted:
-            raise Refused(f"There is no invitation for {username!r}.")
+            raise Refused(gettext("There is no invitation for %(name)r.") % {"name": username})
         _log(t, chief, f"Invitation for {username} withdrawn.", before, _team(t))
-    return f"Invitation for {username!r} withdrawn."
+    return gettext("Invitation for %(name)r withdrawn.") % {"name": username}
 
 
 def remove(tournament: Tournament, chief, username: str) -> str:
@@ -65,11 +66,11 @@ def remove(tournament: Tournament, chief, username: str) -> str:
         t = tournament.lock()
         deputy = t.deputies.filter(username=username).first()
         if deputy is None:
-            raise Refused(f"{username} is not a deputy of this tournament.")
+            raise Refused(gettext("%(name)s is not a deputy of this tournament.") % {"name": username})
         before = _team(t)
         t.deputies.remove(deputy)
         _log(t, chief, f"{username} is no longer a deputy.", before, _team(t))
-    return f"{username} removed."
+    return gettext("%(name)s removed.") % {"name": username}
 
 
 def invitations_for(user):
@@ -86,10 +87,10 @@ def answer(invitation: DeputyInvitation, user, accept: bool) -> str:
         before = _team(t)
         deleted, _ = DeputyInvitation.objects.filter(pk=invitation.pk, username=user.get_username()).delete()
         if not deleted:
-            raise Refused("This invitation was withdrawn meanwhile.")
+            raise Refused(gettext("This invitation was withdrawn meanwhile."))
         if accept:
             t.deputies.add(user)
             _log(t, user, f"{user.get_username()} accepted and is now a deputy.", before, _team(t))
-            return f"You are now a deputy arbiter of {t.name}."
+            return gettext("You are now a deputy arbiter of %(name)s.") % {"name": t.name}
         _log(t, user, f"{user.get_username()} declined to be a deputy.", before, _team(t))
-        return f"Invitation to {t.name} declined."
+        return gettext("Invitation to %(name)s declined.") % {"name": t.name}

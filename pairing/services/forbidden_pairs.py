@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ..models import (
     AuditAction,
@@ -15,10 +17,16 @@ from ..models import (
 from . import integrity, restore
 from .rounds import discard_draft
 
-_LATE = (
-    "Forbidden pairs are set before round 1 is paired; {what} one now is a departure from FIDE mode "
-    "(VCL4THP Q195–196)."
-)
+_LATE = {
+    "adding": gettext_lazy("Forbidden pairs are set before round 1 is paired; adding one now is a departure from "
+                           "FIDE mode (VCL4THP Q195–196)."),
+    "removing": gettext_lazy("Forbidden pairs are set before round 1 is paired; removing one now is a departure "
+                             "from FIDE mode (VCL4THP Q195–196)."),
+}
+_WHY = {
+    "adding": gettext_lazy("Adding a forbidden pair: %(pair)s"),
+    "removing": gettext_lazy("Removing a forbidden pair: %(pair)s"),
+}
 
 
 def _late_change(tournament: Tournament, user, confirmations: int, what: str, label: str) -> dict | None:
@@ -30,8 +38,8 @@ def _late_change(tournament: Tournament, user, confirmations: int, what: str, la
     point = restore.take(tournament)
     if Tournament.objects.get(pk=tournament.pk).fide_mode:
         integrity.leave_fide_mode(
-            tournament, user, confirmations, why=f"{what.capitalize()} a forbidden pair: {label}",
-            extra=[_LATE.format(what=what)],
+            tournament, user, confirmations, why=str(_WHY[what]) % {"pair": label},
+            extra=[str(_LATE[what])],
         )
     return point
 
@@ -54,16 +62,16 @@ def forbid_pair(tournament: Tournament, a: Player, b: Player, user=None, confirm
     (nothing written) for the same player twice, a player of another tournament or
     a pair already forbidden."""
     if a.pk == b.pk:
-        raise ValueError("Choose two different players.")
+        raise ValueError(_("Choose two different players."))
     with transaction.atomic():
         tournament.lock()
         found = {p.pk: p for p in tournament.player_set.filter(pk__in=[a.pk, b.pk])}
         for p in (a, b):
             if p.pk not in found:
-                raise ValueError(f"{p.name} is not a player of this tournament.")
+                raise ValueError(_("%(name)s is not a player of this tournament.") % {"name": p.name})
         low, high = sorted((found[a.pk], found[b.pk]), key=lambda p: p.pk)
         if ForbiddenPair.objects.filter(player_a=low, player_b=high).exists():
-            raise ValueError(f"{low.name} and {high.name} are already a forbidden pair.")
+            raise ValueError(_("%(a)s and %(b)s are already a forbidden pair.") % {"a": low.name, "b": high.name})
         point = _late_change(tournament, user, confirmations, "adding", f"{low.name} / {high.name}")
         before = forbidden_pair_names(tournament)
         pair = ForbiddenPair.objects.create(tournament=tournament, player_a=low, player_b=high)
@@ -90,13 +98,14 @@ def allow_pair(tournament: Tournament, pair_pk: int, user=None, confirmations: i
             .first()
         )
         if pair is None:
-            raise ValueError("That forbidden pair no longer exists (another arbiter removed it); nothing changed.")
+            raise ValueError(_("That forbidden pair no longer exists (another arbiter removed it); nothing changed."))
         point = _late_change(tournament, user, confirmations, "removing",
                              f"{pair.player_a.name} / {pair.player_b.name}")
         tpns = f"{pair.player_a.tpn}-{pair.player_b.tpn}"
         before = forbidden_pair_names(tournament)
         label, pk = pair.audit_label(), pair.pk
         text = f"{pair.player_a.name} and {pair.player_b.name} may be paired again."
+        shown = _("%(a)s and %(b)s may be paired again.") % {"a": pair.player_a.name, "b": pair.player_b.name}
         pair.delete()
         discard_draft(tournament, user, "A forbidden pair was removed.")
         AuditEntry.log(
@@ -105,4 +114,4 @@ def allow_pair(tournament: Tournament, pair_pk: int, user=None, confirmations: i
             before={"forbidden_pairs": before}, after={"forbidden_pairs": forbidden_pair_names(tournament)},
         )
         _record_late(tournament, user, point, f"Forbidden pair removed: {tpns}")
-    return text
+    return shown

@@ -16,33 +16,36 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from ..engine import Result
 from ..models import Tournament
 
 # records the import takes (what for), by TRF code
 _TAKEN = {
-    "001": "players and their rounds",
-    "XXR": "number of rounds", "142": "number of rounds", "TNR": "number of rounds",
-    "XXC": "initial colour", "152": "initial colour",
-    "XXS": "point system", "162": "point system",
-    "XXZ": "players absent in the next round", "BYE": "players absent in the next round",
-    "XXP": "forbidden pairs", "FOR": "forbidden pairs",
-    "202": "tie-break list",
-    "240": "requested byes and withdrawals",
-    "250": "acceleration",
-    "260": "forbidden pairs",
-    "092": "type of tournament (round robin or Swiss)",
-    "NRS": "national ratings and national ids",
+    "001": gettext_lazy("players and their rounds"),
+    "XXR": gettext_lazy("number of rounds"), "142": gettext_lazy("number of rounds"), "TNR": gettext_lazy("number of rounds"),
+    "XXC": gettext_lazy("initial colour"), "152": gettext_lazy("initial colour"),
+    "XXS": gettext_lazy("point system"), "162": gettext_lazy("point system"),
+    "XXZ": gettext_lazy("players absent in the next round"), "BYE": gettext_lazy("players absent in the next round"),
+    "XXP": gettext_lazy("forbidden pairs"), "FOR": gettext_lazy("forbidden pairs"),
+    "202": gettext_lazy("tie-break list"),
+    "240": gettext_lazy("requested byes and withdrawals"),
+    "250": gettext_lazy("acceleration"),
+    "260": gettext_lazy("forbidden pairs"),
+    "092": gettext_lazy("type of tournament (round robin or Swiss)"),
+    "NRS": gettext_lazy("national ratings and national ids"),
 }
 # records the tournament recomputes or that carry nothing to keep
 _RECOMPUTED = {
-    "062": "the number of players, counted again",
-    "072": "the number of rated players, counted again",
-    "082": "the number of teams (an individual tournament has none)",
-    "132": "the round dates: the rounds imported are dated by the import, later ones when published",
-    "182": "the program that wrote the file",
-    "212": "the standings' definition: points, then the tie-break list (202)",
-    "222": "the encoded time control (the settings' time control is kept)",
+    "062": gettext_lazy("the number of players, counted again"),
+    "072": gettext_lazy("the number of rated players, counted again"),
+    "082": gettext_lazy("the number of teams (an individual tournament has none)"),
+    "132": gettext_lazy("the round dates: the rounds imported are dated by the import, later ones when published"),
+    "182": gettext_lazy("the program that wrote the file"),
+    "212": gettext_lazy("the standings' definition: points, then the tie-break list (202)"),
+    "222": gettext_lazy("the encoded time control (the settings' time control is kept)"),
 }
 _TRF26_ONLY = {"062", "072", "082", "092", "132", "142", "152", "162", "172", "182", "192", "202", "212", "222",
                "240", "250", "260"}
@@ -96,90 +99,98 @@ def version_of(text: str, data) -> tuple[str, str]:
     codes = set(_codes(text))
     new = sorted(codes & _TRF26_ONLY)
     if new:
-        return "TRF-2026", "records " + ", ".join(new)
+        return "TRF-2026", _("records %(codes)s") % {"codes": ", ".join(new)}
     if any(e.result is Result.ADJOURNED for p in data.players for e in p.history) and not data.unknown_results:
-        return "TRF-2026", "a '?' result"
+        return "TRF-2026", _("a '?' result")
     old16 = sorted(codes & _TRF16_ONLY)
     if old16:
-        return "TRF-16", "records " + ", ".join(old16)
+        return "TRF-16", _("records %(codes)s") % {"codes": ", ".join(old16)}
     bye_codes = {"H", "F", "U", "Z"}
     for line in text.splitlines():
         if line.startswith("001") and any(line[98 + 10 * k: 99 + 10 * k] in bye_codes for k in range(30)):
-            return "TRF-16", "byes written H, F, U or Z"
-    return "TRF-06", "no record or bye code of a later version"
+            return "TRF-16", _("byes written H, F, U or Z")
+    return "TRF-06", _("no record or bye code of a later version")
 
 
 def review(text: str, data, t: Tournament) -> Review:
     """Every adjustment the import of ``data`` (parsed from ``text``) into ``t`` makes."""
     version, why = version_of(text, data)
     r = Review(version)
-    r.notes.append(f"File version: {version} ({why}).")
+    r.notes.append(_("File version: %(version)s (%(why)s).") % {"version": version, "why": why})
     codes = _codes(text)
-    taken = sorted({_TAKEN[c] for c in codes if c in _TAKEN})
+    taken = sorted({str(_TAKEN[c]) for c in codes if c in _TAKEN})
     if taken:
-        r.notes.append("Taken from the file: " + "; ".join(taken) + ".")
+        r.notes.append(_("Taken from the file: %(what)s.") % {"what": "; ".join(taken)})
     # the tournament's own description: taken where the tournament has none
-    for code, attr, label, ours in (("022", "city", "place", "place"), ("032", "federation", "federation", "federation"),
-                                    ("042", "start_date", "start date", "start_date"),
-                                    ("052", "end_date", "end date", "end_date"),
-                                    ("122", "time_control", "time control", "time_control")):
+    for code, attr, label, ours in (("022", "city", _("place"), "place"), ("032", "federation", _("federation"), "federation"),
+                                    ("042", "start_date", _("start date"), "start_date"),
+                                    ("052", "end_date", _("end date"), "end_date"),
+                                    ("122", "time_control", _("time control"), "time_control")):
         value = getattr(data, attr, "").strip()
         if not value:
             continue
         current = getattr(t, ours)
         if current in (None, ""):
-            r.notes.append(f"{label.capitalize()} read from the file ({code}): {value}.")
+            r.notes.append(_("%(what)s read from the file (%(code)s): %(value)s.") % {"what": label.capitalize(), "code": code, "value": value})
         elif str(current) != value:
-            r.changes.append(f"{label.capitalize()} in the file ({code}) is {value!r}; the tournament keeps its own "
-                             f"{label}, {current}.")
+            r.changes.append(_("%(what)s in the file (%(code)s) is %(value)r; the tournament keeps its own %(label)s, "
+                               "%(current)s.") % {"what": label.capitalize(), "code": code, "value": value, "label": label,
+                                                  "current": current})
     if data.name.strip() and data.name.strip() != t.name:
-        r.notes.append(f"The file's name (012) is {data.name.strip()!r}; the tournament keeps its name, {t.name!r}.")
+        r.notes.append(_("The file's name (012) is %(file)r; the tournament keeps its name, %(ours)r.") % {"file": data.name.strip(), "ours": t.name})
     if data.chief_arbiter.strip() or data.deputies:
         if t.chief_arbiter or t.deputy_arbiters:
-            r.notes.append("Arbiters (102, 112) not taken: the tournament names its own in the settings.")
+            r.notes.append(_("Arbiters (102, 112) not taken: the tournament names its own in the settings."))
         else:
-            r.notes.append("Arbiters read from the file (102, 112) for the rating report: "
-                           + "; ".join([data.chief_arbiter.strip(), *data.deputies]) + ".")
+            r.notes.append(_("Arbiters read from the file (102, 112) for the rating report: %(names)s.") % {
+                "names": "; ".join([data.chief_arbiter.strip(), *data.deputies])})
     for code, why_dropped in _RECOMPUTED.items():
         if code in codes:
-            r.notes.append(f"Record {code} not taken: {why_dropped}.")
+            r.notes.append(_("Record %(code)s not taken: %(why)s.") % {"code": code, "why": why_dropped})
     if "172" in codes:
-        r.notes.append("The tournament-rating method (172) is not taken; the settings' method applies "
-                       f"({t.get_rating_method_display()}).")
+        r.notes.append(_("The tournament-rating method (172) is not taken; the settings' method applies (%(method)s).")
+                       % {"method": t.get_rating_method_display()})
     if "192" in codes:
-        r.changes.append("Record 192 (encoded tournament type) is not taken; the pairing system is FIDE Dubov.")
+        r.changes.append(_("Record 192 (encoded tournament type) is not taken; the pairing system is FIDE Dubov."))
     known = set(_TAKEN) | set(_RECOMPUTED) | {"012", "022", "032", "042", "052", "102", "112", "122", "172", "192",
                                                "NRS"}
     for code, lines in sorted(codes.items()):
         if code not in known:
             where = ", ".join(map(str, lines[:5])) + (" …" if len(lines) > 5 else "")
-            r.changes.append(f"Record {code!r} (line{'s' if len(lines) > 1 else ''} {where}) is not a record this "
-                             "program reads: left out.")
+            r.changes.append(ngettext(
+                "Record %(code)r (line %(where)s) is not a record this program reads: left out.",
+                "Record %(code)r (lines %(where)s) is not a record this program reads: left out.", len(lines),
+            ) % {"code": code, "where": where})
     # defaults used for what the file does not say
     if not any(c in codes for c in ("XXR", "142", "TNR")):
-        r.changes.append(f"The file does not give the number of rounds (XXR/142): the tournament's {t.rounds} "
-                         "rounds are kept.")
+        r.changes.append(_("The file does not give the number of rounds (XXR/142): the tournament's %(n)s rounds "
+                           "are kept.") % {"n": t.rounds})
     if not any(c in codes for c in ("XXS", "162")):
-        r.notes.append("No point system in the file (XXS/162): win 1, draw ½, loss 0, byes as FIDE's default.")
+        r.notes.append(_("No point system in the file (XXS/162): win 1, draw ½, loss 0, byes as FIDE's default."))
     if "202" not in codes:
-        r.notes.append(f"No tie-break list in the file (202): the tournament's list is kept ({t.tiebreaks or 'none'}).")
+        r.notes.append(_("No tie-break list in the file (202): the tournament's list is kept (%(list)s).") % {"list": t.tiebreaks or _("none")})
     if not any(c in codes for c in ("XXC", "152")) and not data.rounds_played():
-        r.notes.append("No initial colour in the file (XXC/152): the tournament's setting applies.")
+        r.notes.append(_("No initial colour in the file (XXC/152): the tournament's setting applies."))
     # codes converted
     old_byes = sum(1 for line in text.splitlines() if line.startswith("001")
                    for k in range(30) if re.fullmatch(r"0000 - [+-]", line[91 + 10 * k: 99 + 10 * k]))
     if old_byes:
-        r.changes.append(f"{old_byes} byes written the TRF-06 way ('0000 - +' / '0000 - -') are stored as "
-                         "pairing-allocated byes (U) and absences (Z).")
+        r.changes.append(_("%(n)s byes written the TRF-06 way ('0000 - +' / '0000 - -') are stored as "
+                           "pairing-allocated byes (U) and absences (Z).") % {"n": old_byes})
     unrated = [p for p in data.players if not p.rating]
     if unrated:
-        r.notes.append(f"{len(unrated)} player{'s' if len(unrated) > 1 else ''} without a rating "
-                         "(" + ", ".join(p.name.strip() for p in unrated[:5]) + (" …" if len(unrated) > 5 else "")
-                       + ") get the provisional rating the import gives, marked unrated.")
+        names = ", ".join(p.name.strip() for p in unrated[:5]) + (" …" if len(unrated) > 5 else "")
+        r.notes.append(ngettext(
+            "%(n)s player without a rating (%(names)s) gets the provisional rating the import gives, marked unrated.",
+            "%(n)s players without a rating (%(names)s) get the provisional rating the import gives, marked unrated.",
+            len(unrated)) % {"n": len(unrated), "names": names})
     long_names = [p for p in data.players if len(p.name.strip()) > 33]
     if long_names:
-        r.changes.append(f"{len(long_names)} name{'s' if len(long_names) > 1 else ''} longer than 33 characters "
-                         "cut to 33.")
+        r.changes.append(ngettext("%(n)s name longer than 33 characters cut to 33.",
+                                  "%(n)s names longer than 33 characters cut to 33.", len(long_names)) % {"n": len(long_names)})
     if data.absent_next:
-        r.notes.append(f"{len(data.absent_next)} player(s) absent in the next round (XXZ) stored as zero-point byes.")
+        r.notes.append(ngettext(
+            "%(n)s player absent in the next round (XXZ) stored as a zero-point bye.",
+            "%(n)s players absent in the next round (XXZ) stored as zero-point byes.", len(data.absent_next),
+        ) % {"n": len(data.absent_next)})
     return r

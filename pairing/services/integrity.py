@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .. import engine
 from ..models import (
@@ -28,6 +31,7 @@ from ..models import (
     Tournament,
 )
 from ..warning_levels import Level, require
+from ..wording import in_english
 from . import restore
 from .snapshot import build_snapshot
 
@@ -65,29 +69,32 @@ def engine_pairs(t: Tournament, number: int) -> Pairs:
     return Pairs(tuple((b.white, b.black) for b in result.boards), result.bye)
 
 
-def differences(ours: Pairs, theirs: Pairs, players: dict[int, Player], *, ours_name: str = "the engine",
-                theirs_name: str = "the round") -> list[str]:
-    """What differs between two pairings of a round, one sentence each."""
+def differences(ours: Pairs, theirs: Pairs, players: dict[int, Player], *, ours_name: str = "",
+                theirs_name: str = "") -> list[str]:
+    """What differs between two pairings of a round, one sentence each (in the page's
+    language; the names default to the engine and the round)."""
+    ours_name = ours_name or _("the engine")
+    theirs_name = theirs_name or _("the round")
 
     def who(pk: int) -> str:
         p = players.get(pk)
-        return f"{p.name} (No {p.tpn})" if p else str(pk)
+        return _("%(name)s (No %(tpn)s)") % {"name": p.name, "tpn": p.tpn} if p else str(pk)
 
     out = []
     mine = {frozenset(b): b for b in ours.boards}
     other = {frozenset(b): b for b in theirs.boards}
     for key, (w, b) in mine.items():
         if key not in other:
-            out.append(f"{ours_name} pairs {who(w)} – {who(b)}; {theirs_name} does not.")
+            out.append(_("%(a)s pairs %(w)s – %(b)s; %(c)s does not.") % {"a": ours_name, "w": who(w), "b": who(b), "c": theirs_name})
         elif other[key] != (w, b):
-            out.append(f"{who(w)} – {who(b)}: {ours_name} gives White to {who(w)}, {theirs_name} to {who(b)}.")
+            out.append(_("%(w)s – %(b)s: %(a)s gives White to %(w)s, %(c)s to %(b)s.") % {"a": ours_name, "w": who(w), "b": who(b), "c": theirs_name})
     for key, (w, b) in other.items():
         if key not in mine:
-            out.append(f"{theirs_name} pairs {who(w)} – {who(b)}; {ours_name} does not.")
+            out.append(_("%(a)s pairs %(w)s – %(b)s; %(c)s does not.") % {"a": theirs_name, "w": who(w), "b": who(b), "c": ours_name})
     if ours.pab != theirs.pab:
-        a = who(ours.pab) if ours.pab is not None else "nobody"
-        c = who(theirs.pab) if theirs.pab is not None else "nobody"
-        out.append(f"PAB: {ours_name} gives it to {a}, {theirs_name} to {c}.")
+        a = who(ours.pab) if ours.pab is not None else _("nobody")
+        c = who(theirs.pab) if theirs.pab is not None else _("nobody")
+        out.append(_("PAB: %(a)s gives it to %(x)s, %(c)s to %(y)s.") % {"a": ours_name, "x": a, "c": theirs_name, "y": c})
     return [s[0].upper() + s[1:] for s in out]
 
 
@@ -102,9 +109,9 @@ def recheck_rounds(t: Tournament) -> list[tuple[int, list[str]]]:
         try:
             found = differences(engine_pairs(t, rnd.number), round_pairs(rnd), players)
         except engine.NoLegalPairing:
-            found = ["The engine finds no legal pairing for this round any more."]
+            found = [_("The engine finds no legal pairing for this round any more.")]
         except (engine.EngineError, ValueError) as exc:
-            found = [f"The round cannot be checked: {exc}"]
+            found = [_("The round cannot be checked: %(problem)s") % {"problem": exc}]
         if found:
             out.append((rnd.number, found))
     return out
@@ -122,7 +129,7 @@ def record(t: Tournament, kind: str, round_number: int, line: str, user=None, *,
     )
     AuditEntry.log(
         t, user, AuditAction.INTEGRITY, f"Pairing-integrity event: {event.report_line}" + (f" {detail}" if detail else ""),
-        obj=event, label=IntegrityKind(kind).label,
+        obj=event, label=in_english(IntegrityKind(kind).label),
     )
     return event
 
@@ -139,13 +146,13 @@ def leave_fide_mode(t: Tournament, user, confirmations: int, *, why: str = "", e
     when it was out already.  Call it in the act's transaction when there is one.
     Raises ValueError for anyone but the chief arbiter."""
     if user is None or user.pk != t.owner_id:
-        raise ValueError("Only the chief arbiter can take the tournament out of FIDE mode; nothing changed.")
+        raise ValueError(_("Only the chief arbiter can take the tournament out of FIDE mode; nothing changed."))
     require(
-        Level.DOUBLE, confirmations, why or "Leave FIDE mode",
+        Level.DOUBLE, confirmations, why or _("Leave FIDE mode"),
         (extra or []) + [
-            "The tournament leaves FIDE mode for good: it cannot go back.",
-            "Every page of the tournament will say 'Not in FIDE mode', and the rating report will carry the line "
-            "'### FIDE mode exited'.",
+            _("The tournament leaves FIDE mode for good: it cannot go back."),
+            _("Every page of the tournament will say 'Not in FIDE mode', and the rating report will carry the line "
+              "'### FIDE mode exited'."),
         ],
     )
     with transaction.atomic():
@@ -167,15 +174,17 @@ def undo(t: Tournament, event_pk: int, user, confirmations: int) -> IntegrityEve
     later one are marked undone; the undo is itself an event.  Raises ValueError."""
     event = IntegrityEvent.objects.filter(tournament=t, pk=event_pk).first()
     if event is None or event.undone_at is not None:
-        raise ValueError("That event does not exist or was undone already; nothing changed.")
+        raise ValueError(_("That event does not exist or was undone already; nothing changed."))
     if event.kind in (IntegrityKind.FIDE_MODE_EXIT, IntegrityKind.UNDO) or event.restore_point is None:
-        raise ValueError("Leaving FIDE mode and an undo cannot be undone; nothing changed.")
+        raise ValueError(_("Leaving FIDE mode and an undo cannot be undone; nothing changed."))
     later = AuditEntry.objects.filter(tournament=t, at__gt=event.at).exclude(action=AuditAction.INTEGRITY).count()
     require(
-        Level.CONFIRM, confirmations, f"Undo: {event.report_line}",
-        [f"The tournament goes back to how it was at {timezone.localtime(event.at):%d %b %Y %H:%M}, just before this event.",
-         f"{later} later change{'s' if later != 1 else ''} in the audit trail will be undone with it "
-         "(results, pairings, players, byes, settings)." if later else "Nothing else has changed since."],
+        Level.CONFIRM, confirmations, _("Undo: %(line)s") % {"line": event.report_line},
+        [_("The tournament goes back to how it was at %(when)s, just before this event.") % {
+            "when": date_format(timezone.localtime(event.at), "DATETIME_FORMAT")},
+         ngettext("%(n)s later change in the audit trail will be undone with it (results, pairings, players, byes, "
+                  "settings).", "%(n)s later changes in the audit trail will be undone with it (results, pairings, "
+                  "players, byes, settings).", later) % {"n": later} if later else _("Nothing else has changed since.")],
     )
     with transaction.atomic():
         t.lock()

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from .. import engine
 from ..models import (
@@ -41,9 +43,9 @@ def _open_draft(rnd: Round) -> Round:
     rnd.tournament.lock()
     current = Round.objects.filter(pk=rnd.pk, status=RoundStatus.DRAFT).first()
     if current is None:
-        raise ValueError(f"Round {rnd.number} was published or discarded in the meantime; nothing was changed.")
+        raise ValueError(_("Round %(n)s was published or discarded in the meantime; nothing was changed.") % {"n": rnd.number})
     if not current.manual_session:
-        raise ValueError("Start a manual-pairing session first; nothing was changed.")
+        raise ValueError(_("Start a manual-pairing session first; nothing was changed."))
     return current
 
 
@@ -57,7 +59,7 @@ def start_session(rnd: Round, user=None) -> bool:
     with transaction.atomic():
         rnd.tournament.lock()
         if not Round.objects.filter(pk=rnd.pk, status=RoundStatus.DRAFT).exists():
-            raise ValueError(f"Round {rnd.number} is not a draft any more; nothing was changed.")
+            raise ValueError(_("Round %(n)s is not a draft any more; nothing was changed.") % {"n": rnd.number})
         if not Round.objects.filter(pk=rnd.pk, manual_session=False).update(manual_session=True):
             return False
         rnd.manual_session = True
@@ -98,29 +100,31 @@ def to_pool(rnd: Round, player: Player, user=None) -> str:
         before = rnd.board_list()
         game = Game.objects.filter(round=rnd, white=player).first() or Game.objects.filter(round=rnd, black=player).first()
         if game is not None:
-            names = f"{game.white.name} and {game.black.name}"
             game.delete()
-            text = f"board {game.board} taken apart: {names} to the pool."
+            log = f"board {game.board} taken apart: {game.white.name} and {game.black.name} to the pool."
+            text = _("Board %(n)s taken apart: %(a)s and %(b)s to the pool.") % {
+                "n": game.board, "a": game.white.name, "b": game.black.name}
         elif Bye.objects.filter(tournament_id=rnd.tournament_id, round_number=rnd.number, kind=ByeKind.PAIRING,
                                 player=player).delete()[0]:
-            text = f"PAB taken back from {player.name}: to the pool."
+            log = f"PAB taken back from {player.name}: to the pool."
+            text = _("PAB taken back from %(name)s: to the pool.") % {"name": player.name}
         else:
-            raise ValueError(f"{player.name} is in the pool already; nothing was changed.")
-        _log(rnd, user, text, before)
-    return text[0].upper() + text[1:]
+            raise ValueError(_("%(name)s is in the pool already; nothing was changed.") % {"name": player.name})
+        _log(rnd, user, log, before)
+    return text
 
 
 def _check_pool(rnd: Round, players: list[Player]) -> None:
     free = {p.pk for p in pool(rnd)}
     for p in players:
         if p.pk not in free:
-            raise ValueError(f"{p.name} is not in the pool; nothing was changed.")
+            raise ValueError(_("%(name)s is not in the pool; nothing was changed.") % {"name": p.name})
 
 
 def pair_from_pool(rnd: Round, white: Player, black: Player, user=None, confirmations: int = 0) -> list[str]:
     """Pair two players of the pool on a new last board, ``white`` with White."""
     if white.pk == black.pk:
-        raise ValueError("Choose two different players.")
+        raise ValueError(_("Choose two different players."))
     with transaction.atomic():
         rnd = _open_draft(rnd)
         _check_pool(rnd, [white, black])
@@ -129,7 +133,7 @@ def pair_from_pool(rnd: Round, white: Player, black: Player, user=None, confirma
         Game.objects.create_boards(rnd, [(board, white.pk, black.pk, "")])
         found = warnings_for(rnd, [white.pk, black.pk])
         if found:
-            require(Level.CONFIRM, confirmations, f"Pair {white.name} – {black.name}", found)
+            require(Level.CONFIRM, confirmations, _("Pair %(white)s – %(black)s") % {"white": white.name, "black": black.name}, found)
         _log(rnd, user, f"board {board} paired by hand: {white.name} – {black.name}."
              + (" Warnings: " + " ".join(found) if found else ""), before)
     return found
@@ -141,13 +145,13 @@ def give_pab(rnd: Round, player: Player, user=None, confirmations: int = 0) -> l
         rnd = _open_draft(rnd)
         _check_pool(rnd, [player])
         if rnd.pab() is not None:
-            raise ValueError("The round has a PAB already: take it back to the pool first; nothing was changed.")
+            raise ValueError(_("The round has a PAB already: take it back to the pool first; nothing was changed."))
         before = rnd.board_list()
         Bye.objects.create(tournament_id=rnd.tournament_id, player=player, round_number=rnd.number,
                            kind=ByeKind.PAIRING)
         found = warnings_for(rnd, [player.pk])
         if found:
-            require(Level.CONFIRM, confirmations, f"PAB to {player.name}", found)
+            require(Level.CONFIRM, confirmations, _("PAB to %(name)s") % {"name": player.name}, found)
         _log(rnd, user, f"PAB given by hand to {player.name}." + (" Warnings: " + " ".join(found) if found else ""),
              before)
     return found
@@ -176,9 +180,9 @@ def end_session(rnd: Round, user=None, confirmations: int = 0) -> str:
         left = pool(rnd)
         if len(left) > 1 or (left and rnd.pab() is not None):
             names = ", ".join(p.name for p in left)
-            raise ValueError(f"Still in the pool: {names}. Pair them or give the PAB before ending the session.")
+            raise ValueError(_("Still in the pool: %(names)s. Pair them or give the PAB before ending the session.") % {"names": names})
         if left:
-            raise ValueError(f"Still in the pool: {left[0].name}. Give the PAB or pair them before ending the session.")
+            raise ValueError(_("Still in the pool: %(name)s. Give the PAB or pair them before ending the session.") % {"name": left[0].name})
         _compact_boards(rnd)
         ours = integrity.round_pairs(rnd)
         tpn = dict(t.player_set.values_list("pk", "tpn"))
@@ -189,24 +193,29 @@ def end_session(rnd: Round, user=None, confirmations: int = 0) -> str:
             found = integrity.differences(theirs, ours, players)
         except engine.NoLegalPairing:
             theirs, engine_text = None, "no legal pairing"
-            found = ["The engine finds no legal pairing for this round: every pairing breaks a rule."]
+            found = [_("The engine finds no legal pairing for this round: every pairing breaks a rule.")]
         breaches = warnings_for(rnd)
         if found:
+            shown = _("no legal pairing") if theirs is None else engine_text
             require(
-                Level.CONFIRM, confirmations, f"End the manual-pairing session of round {rnd.number}",
-                [f"The engine's pairing: {engine_text}.", f"This round: {ours.text(tpn)}.", *found,
-                 *(["Rule breaches in this round: " + " ".join(breaches)] if breaches else []),
-                 "The difference is a pairing-integrity event: recorded and written in the rating report's copy."],
+                Level.CONFIRM, confirmations, _("End the manual-pairing session of round %(n)s") % {"n": rnd.number},
+                [_("The engine's pairing: %(pairs)s.") % {"pairs": shown}, _("This round: %(pairs)s.") % {"pairs": ours.text(tpn)},
+                 *found, *([_("Rule breaches in this round:") + " " + " ".join(breaches)] if breaches else []),
+                 _("The difference is a pairing-integrity event: recorded and written in the rating report's copy.")],
             )
             point = restore.take(t)
         Round.objects.filter(pk=rnd.pk).update(manual_session=False)
         rnd.manual_session = False
         if found:
+            with translation.override("en"):  # the event's detail is a record, in English
+                detail = " ".join(warnings_for(rnd))
             integrity.record(t, IntegrityKind.MANUAL_PAIRING, rnd.number,
                              f"MPA @ Round {rnd.number}: {engine_text} => {ours.text(tpn)}", user,
-                             detail=" ".join(breaches), point=point)
-            text = "Session ended; the round differs from the engine's pairing and the difference is recorded."
+                             detail=detail, point=point)
+            log = "Session ended; the round differs from the engine's pairing and the difference is recorded."
+            text = _("Session ended; the round differs from the engine's pairing and the difference is recorded.")
         else:
-            text = "Session ended; the round is the engine's pairing."
-        _log(rnd, user, "manual-pairing session ended. " + text)
+            log = "Session ended; the round is the engine's pairing."
+            text = _("Session ended; the round is the engine's pairing.")
+        _log(rnd, user, "manual-pairing session ended. " + log)
     return text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext as _
 
 from ..models import (
     Player,
@@ -85,10 +86,10 @@ def moves(tournament: Tournament, wanted: dict[int, int]) -> list[tuple[Player, 
 
 def _not_frozen(t: Tournament, what: str) -> None:
     if t.ranking_frozen:
-        raise NumbersRefused(f"Round 4 has been paired: pairing numbers no longer change (C.04.2), so {what} is "
-                             "not possible.")
+        raise NumbersRefused(_("Round 4 has been paired: pairing numbers no longer change (C.04.2), so %(what)s is "
+                               "not possible.") % {"what": what})
     if t.round_robin:
-        raise NumbersRefused("A round robin's numbers are its Berger numbers: set them on the Berger numbers page.")
+        raise NumbersRefused(_("A round robin's numbers are its Berger numbers: set them on the Berger numbers page."))
 
 
 def exchange(t: Tournament, a: Player, b: Player, user, confirmations: int = 0) -> None:
@@ -103,27 +104,28 @@ def exchange(t: Tournament, a: Player, b: Player, user, confirmations: int = 0) 
     from . import integrity, restore
     from .rounds import discard_draft
 
-    _not_frozen(t, "an exchange")
+    _not_frozen(t, _("an exchange"))
     if a.pk == b.pk:
-        raise NumbersRefused("Choose two different players.")
+        raise NumbersRefused(_("Choose two different players."))
     if a.rating != b.rating:
-        raise NumbersRefused(f"{a.name} ({a.rating}) and {b.name} ({b.rating}) have different tournament ratings: "
-                             "only the numbers of players of the same rating can be exchanged (C.04.2). Correct a "
-                             "rating on the player's page instead.")
-    warnings = [f"No {a.tpn} {a.name} and No {b.tpn} {b.name} exchange their pairing numbers."]
+        raise NumbersRefused(_("%(a)s (%(ra)s) and %(b)s (%(rb)s) have different tournament ratings: only the numbers "
+                               "of players of the same rating can be exchanged (C.04.2). Correct a rating on the "
+                               "player's page instead.") % {"a": a.name, "ra": a.rating, "b": b.name, "rb": b.rating})
+    warnings = [_("No %(ta)s %(a)s and No %(tb)s %(b)s exchange their pairing numbers.") % {
+        "ta": a.tpn, "a": a.name, "tb": b.tpn, "b": b.name}]
     if TITLE_ORDER.get(a.title, 99) != TITLE_ORDER.get(b.title, 99):
-        warnings.append("Their titles differ: the ranking rules order equal ratings by title, so the exchange goes "
-                        "against them.")
+        warnings.append(_("Their titles differ: the ranking rules order equal ratings by title, so the exchange goes "
+                          "against them."))
     else:
-        warnings.append(f"The announced order for equal ratings ({t.get_tie_order_display().lower()}) is set aside "
-                        "for these two.")
-    warnings.append("From now on the numbers stay as they are (a late entry is inserted where its rating places it) "
-                    "until the list is regenerated from the ratings.")
+        warnings.append(_("The announced order for equal ratings (%(order)s) is set aside for these two.") % {
+            "order": t.get_tie_order_display().lower()})
+    warnings.append(_("From now on the numbers stay as they are (a late entry is inserted where its rating places "
+                      "it) until the list is regenerated from the ratings."))
     published = t.rounds_published()
     if published:
-        warnings.append("A round has been paired: the exchange is a pairing-integrity event, recorded and written in "
-                        "the rating report's copy.")
-    require(Level.CONFIRM, confirmations, "Exchange two pairing numbers", warnings)
+        warnings.append(_("A round has been paired: the exchange is a pairing-integrity event, recorded and written "
+                          "in the rating report's copy."))
+    require(Level.CONFIRM, confirmations, _("Exchange two pairing numbers"), warnings)
     with transaction.atomic():
         t = t.lock()
         point = restore.take(t) if published else None
@@ -152,13 +154,14 @@ def regenerate(t: Tournament, user, confirmations: int = 0) -> int:
     from ..warning_levels import Level, require
     from .rounds import discard_draft
 
-    _not_frozen(t, "regenerating the numbers")
+    _not_frozen(t, _("regenerating the numbers"))
     moved = moves(t, by_rules(t))
     if len(moved) >= 2:
-        require(Level.CONFIRM, confirmations, "Regenerate the pairing numbers",
-                [f"{len(moved)} players get another pairing number: "
-                 + ", ".join(f"{p.name} {old} => {new}" for p, old, new in moved[:30])
-                 + (" …" if len(moved) > 30 else "") + "."])
+        require(Level.CONFIRM, confirmations, _("Regenerate the pairing numbers"),
+                [_("%(n)s players get another pairing number: %(moves)s.") % {
+                    "n": len(moved),
+                    "moves": ", ".join(f"{p.name} {old} => {new}" for p, old, new in moved[:30])
+                    + (" …" if len(moved) > 30 else "")}])
     with transaction.atomic():
         t = t.lock()
         Tournament.objects.filter(pk=t.pk).update(numbers_by_hand=False)

@@ -23,6 +23,9 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ..models import (
     DEFAULT_ORDER,
@@ -38,6 +41,7 @@ from ..models import (
     Tournament,
     tournament_rating,
 )
+from ..wording import in_english
 from .numbering import renumber
 
 STALE_AFTER_DAYS = 30  # C.04.2: over 30 days, the check uses the list valid on the day of the check
@@ -213,8 +217,8 @@ class Difference:
         return f"{self.player.pk}:{self.field}"
 
 
-CHECKED = (("fide_rating", "FIDE rating"), ("national_rating", "National rating"), ("title", "Title"),
-           ("federation", "Federation"), ("name", "Name"))
+CHECKED = (("fide_rating", gettext_lazy("FIDE rating")), ("national_rating", gettext_lazy("National rating")),
+           ("title", gettext_lazy("Title")), ("federation", gettext_lazy("Federation")), ("name", gettext_lazy("Name")))
 
 
 def differences(t: Tournament, day: datetime.date | None = None) -> list[Difference]:
@@ -269,7 +273,7 @@ def apply_differences(t: Tournament, chosen: set[str], user, day: datetime.date 
             after = p.audit_values()
             AuditEntry.log(
                 t, user, AuditAction.PLAYER,
-                f"Rating check: {p.name} " + ", ".join(f"{d.label.lower()} {d.old or '—'} → {d.new or '—'}" for d in diffs),
+                f"Rating check: {p.name} " + ", ".join(f"{in_english(d.label).lower()} {d.old or '—'} → {d.new or '—'}" for d in diffs),
                 obj=p, label=p.audit_label(),
                 before={k: before[k] for k in before if before[k] != after[k]},
                 after={k: after[k] for k in before if before[k] != after[k]},
@@ -303,8 +307,9 @@ def list_is_behind(today: datetime.date | None = None) -> str:
     today = today or datetime.date.today()
     newest = RatingList.objects.active().filter(name="FIDE").order_by("-month").first()
     if newest is None:
-        return "No FIDE list is loaded: load it (Rating lists page, or manage.py import_rating_list --download)."
+        return _("No FIDE list is loaded: load it (Rating lists page, or manage.py import_rating_list --download).")
     if newest.month < today.replace(day=1):
-        return (f"The local FIDE list is of {newest.month:%B %Y}; FIDE's current list is of {today:%B %Y}. "
-                "Load it before checking.")
+        return _("The local FIDE list is of %(local)s; FIDE's current list is of %(current)s. Load it before "
+                 "checking.") % {"local": date_format(newest.month, "F Y"),
+                                 "current": date_format(today, "F Y")}
     return ""

@@ -6,6 +6,8 @@ from collections.abc import Callable
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from ..models import (
     BYE_WORDS,
@@ -48,14 +50,14 @@ def set_byes(
     """
     first_open = tournament.rounds_published() + 1
     if not first_open <= round_number <= tournament.rounds:
-        raise ValueError(f"Byes can be set for rounds {first_open} to {tournament.rounds}.")
+        raise ValueError(_("Byes can be set for rounds %(first)s to %(last)s.") % {"first": first_open, "last": tournament.rounds})
     players = {p.pk: p for p in tournament.player_set.filter(pk__in=list(wanted))}
     allowed = {"", *REQUESTED_BYES}
     for pk, value in wanted.items():
         if pk not in players:
-            raise ValueError(f"Player {pk} is not in this tournament.")
+            raise ValueError(_("Player %(pk)s is not in this tournament.") % {"pk": pk})
         if value not in allowed:
-            raise ValueError(f"{players[pk].name}: unknown choice {value!r}.")
+            raise ValueError(_("%(name)s: unknown choice %(value)r.") % {"name": players[pk].name, "value": value})
     changes = []
     before, after = {}, {}
     with transaction.atomic():
@@ -71,8 +73,8 @@ def set_byes(
             ]
             if clashes:
                 raise Conflict(
-                    f"Round {round_number}: another arbiter changed the bye of {', '.join(clashes)} since "
-                    "you opened the page. Nothing was saved; check the list and save again."
+                    _("Round %(n)s: another arbiter changed the bye of %(names)s since you opened the page. Nothing "
+                      "was saved; check the list and save again.") % {"n": round_number, "names": ", ".join(clashes)}
                 )
         for pk, value in wanted.items():
             p, bye = players[pk], current.get(pk)
@@ -95,12 +97,12 @@ def set_byes(
         if full:
             names = ", ".join(p.name for p in full)
             warnings += [
-                f"{names}: a full-point bye scores {points_text(tournament.point_win)} without a game. "
-                "FIDE's rules discourage full-point byes.",
-                "It is a pairing-integrity event: recorded and written in the rating report's copy.",
+                _("%(names)s: a full-point bye scores %(points)s without a game. FIDE's rules discourage full-point "
+                  "byes.") % {"names": names, "points": points_text(tournament.point_win)},
+                _("It is a pairing-integrity event: recorded and written in the rating report's copy."),
             ]
         if warnings:
-            require(Level.CONFIRM, confirmations, f"Byes of round {round_number}", warnings)
+            require(Level.CONFIRM, confirmations, _("Byes of round %(n)s") % {"n": round_number}, warnings)
         if changes:
             if round_number == first_open:
                 discard_draft(tournament, user, "Byes changed.")
@@ -122,15 +124,17 @@ def _half_bye_warnings(tournament, round_number: int, players: list) -> list[str
     out = []
     for p in players:
         if p.no_half_point_byes:
-            raise ValueError(f"{p.name} is not eligible for half-point byes (see the player's page).")
+            raise ValueError(_("%(name)s is not eligible for half-point byes (see the player's page).") % {"name": p.name})
         others = sorted(
             Bye.objects.filter(player=p, kind=ByeKind.HALF).exclude(round_number=round_number)
             .values_list("round_number", flat=True)
         )
         if others:
             rounds = ", ".join(map(str, others))
-            out.append(f"{p.name} already has a half-point bye (round{'s' if len(others) > 1 else ''} {rounds}); "
-                       f"this is number {len(others) + 1}.")
+            out.append(ngettext(
+                "%(name)s already has a half-point bye (round %(rounds)s); this is number %(n)s.",
+                "%(name)s already has a half-point bye (rounds %(rounds)s); this is number %(n)s.", len(others),
+            ) % {"name": p.name, "rounds": rounds, "n": len(others) + 1})
     return out
 
 
@@ -149,7 +153,7 @@ def set_byes_grid(
     return done
 
 
-FIDE_ID_TAKEN = "A player with this FIDE id was registered a moment ago (by another arbiter?); nothing was saved."
+FIDE_ID_TAKEN = gettext_lazy("A player with this FIDE id was registered a moment ago (by another arbiter?); nothing was saved.")
 
 
 def _saved_unless_fide_id_taken(save: Callable[[], object]):
@@ -161,7 +165,7 @@ def _saved_unless_fide_id_taken(save: Callable[[], object]):
     except IntegrityError as exc:
         if "fide_id" not in str(exc):
             raise
-        raise Conflict(FIDE_ID_TAKEN) from exc
+        raise Conflict(str(FIDE_ID_TAKEN)) from exc
 
 
 def add_players(tournament: Tournament, rows: list[dict], user=None, how: str = "from a list") -> list[Player]:
@@ -216,17 +220,18 @@ def change_player(
     with transaction.atomic():
         current = tournament.lock()
         if seen and Player.objects.get(pk=player.pk).version() != seen:
-            raise Conflict(SEEN_CHANGED.format(what=f"{before['name']}'s details"))
+            raise Conflict(SEEN_CHANGED % {"what": _("%(name)s's details") % {"name": before["name"]}})
         player = _saved_unless_fide_id_taken(save)
         if (current.rounds_published() and not current.ranking_frozen and not current.numbers_by_hand
                 and not current.round_robin):
             moved = numbering.moves(current, numbering.by_rules(current))
             if len(moved) >= 2:
-                require(Level.CONFIRM, confirmations, "Regenerate the pairing numbers", [
-                    f"This change gives {len(moved)} players another pairing number: "
-                    + ", ".join(f"{p.name} {old} => {new}" for p, old, new in moved[:30])
-                    + (" …" if len(moved) > 30 else "") + ".",
-                    "Round 1 has been paired with the old numbers; the next rounds use the new ones.",
+                require(Level.CONFIRM, confirmations, _("Regenerate the pairing numbers"), [
+                    _("This change gives %(n)s players another pairing number: %(moves)s.") % {
+                        "n": len(moved),
+                        "moves": ", ".join(f"{p.name} {old} => {new}" for p, old, new in moved[:30])
+                        + (" …" if len(moved) > 30 else "")},
+                    _("Round 1 has been paired with the old numbers; the next rounds use the new ones."),
                 ])
         renumber(tournament)
         player.refresh_from_db()
@@ -250,7 +255,7 @@ def delete_player(tournament: Tournament, player: Player, user) -> None:
             Q(white=player) | Q(black=player)
         ).exists()
         if paired or player.bye_set.filter(kind=ByeKind.PAIRING).exists():
-            raise ValueError(f"{player.name} has been paired; withdraw them instead of deleting.")
+            raise ValueError(_("%(name)s has been paired; withdraw them instead of deleting.") % {"name": player.name})
         before, label, pk = player.audit_values(), player.audit_label(), player.pk
         pairs = ForbiddenPair.objects.filter(Q(player_a=player) | Q(player_b=player))
         if pairs.exists():  # deleted with the player: say so in the entry
@@ -271,17 +276,18 @@ def withdraw(player: Player, from_round: int | None, user=None, expelled: bool =
     Only rounds not yet paired; raises ValueError otherwise.  Returns a sentence.
     """
     if expelled and from_round is None:
-        raise ValueError("An expelled player is withdrawn from a round: give the round.")
+        raise ValueError(_("An expelled player is withdrawn from a round: give the round."))
     t = player.tournament
     with transaction.atomic():
         t.lock()
         published = t.rounds_published()
         if from_round is not None and from_round <= published:
             raise ValueError(
-                f"Round {from_round} is already paired; a withdrawal starts with round {published + 1} or later."
+                _("Round %(n)s is already paired; a withdrawal starts with round %(next)s or later.")
+                % {"n": from_round, "next": published + 1}
             )
         if from_round is not None and from_round > t.rounds:
-            raise ValueError(f"The tournament has {t.rounds} rounds; there is no round {from_round}.")
+            raise ValueError(_("The tournament has %(rounds)s rounds; there is no round %(n)s.") % {"rounds": t.rounds, "n": from_round})
         stored = Player.objects.get(pk=player.pk)
         before = {"withdrawn_from_round": stored.withdrawn_from_round}
         after = {"withdrawn_from_round": from_round}
@@ -296,4 +302,8 @@ def withdraw(player: Player, from_round: int | None, user=None, expelled: bool =
             t, user, AuditAction.WITHDRAW, text + ".", obj=player, label=player.audit_label(),
             before=before, after=after,
         )
-    return text + "."
+    if not from_round:
+        return _("%(name)s back in the tournament.") % {"name": player.name}
+    if expelled:
+        return _("%(name)s expelled from round %(n)s.") % {"name": player.name, "n": from_round}
+    return _("%(name)s withdrawn from round %(n)s.") % {"name": player.name, "n": from_round}

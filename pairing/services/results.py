@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ..models import (
     AuditAction,
@@ -15,6 +16,7 @@ from ..models import (
     Tournament,
 )
 from ..warning_levels import Level, require
+from ..wording import in_english
 from . import integrity, restore
 from .rounds import discard_draft
 
@@ -45,21 +47,21 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None, 
     or a round that is still a draft.  Returns False when nothing changed.
     """
     if result not in GameResult.values or result == GameResult.PENDING:
-        raise ValueError(f"unknown result {result!r}")
+        raise ValueError(_("unknown result %(code)r") % {"code": result})
     with transaction.atomic():
         # The tournament first (the lock pairing takes): a round is never paired while
         # a result it depends on is being changed.
         tournament = Tournament(pk=g.round.tournament_id).lock()
         game = Game.objects.select_for_update().select_related("round", "white", "black").get(pk=g.pk)
         if game.round.status == RoundStatus.DRAFT:
-            raise ValueError("publish the round before entering results")
+            raise ValueError(_("publish the round before entering results"))
         closed = closed_before(tournament)
         finishing = game.result == GameResult.ADJOURNED  # its result may come in any later round
         if game.round.number < closed and not finishing:
             raise ValueError(
-                f"round {game.round.number} is closed: in FIDE mode results can change in rounds {closed} and "
-                f"{closed + 1} only. A result found wrong later is corrected for the rating report only "
-                "(the board's 'Rated as' correction on the round's page)"
+                _("round %(n)s is closed: in FIDE mode results can change in rounds %(a)s and %(b)s only. A result "
+                  "found wrong later is corrected for the rating report only (the board's 'Rated as' correction on "
+                  "the round's page)") % {"n": game.round.number, "a": closed, "b": closed + 1}
             )
         if game.result == result:
             g.result = result
@@ -67,8 +69,8 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None, 
         if expected is not None and game.result != expected:
             g.result = game.result
             raise Conflict(
-                f"Board {game.board} was changed to {game.get_result_display()} by someone else; "
-                "check it and enter the result again."
+                _("Board %(n)s was changed to %(result)s by someone else; check it and enter the result again.")
+                % {"n": game.board, "result": game.get_result_display()}
             )
         before = game.result
         # the rounds paired on this game's result (one query, used by both cases below)
@@ -80,20 +82,24 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None, 
         if finishing and paired_after:
             if result != GameResult.DRAW:
                 require(
-                    Level.CONFIRM, confirmations, f"Result of the adjourned game, round {game.round.number} board {game.board}",
+                    Level.CONFIRM, confirmations,
+                    _("Result of the adjourned game, round %(n)s board %(board)s") % {"n": game.round.number, "board": game.board},
                     [f"{game.white.name} – {game.black.name}: {GameResult(result).label}.",
-                     f"The pairings of round {game.round.number + 1} on were made with this game as a draw; they stay "
-                     "as they are. The result is recorded as a pairing-integrity event."],
+                     _("The pairings of round %(n)s on were made with this game as a draw; they stay as they are. The "
+                       "result is recorded as a pairing-integrity event.") % {"n": game.round.number + 1}],
                 )
                 point = restore.take(tournament)
                 line = (f"Adjourned game finished @ Round {game.round.number}: board {game.board} "
                         f"{game.white.tpn}-{game.black.tpn} {result} (paired as a draw)")
         elif before and paired_after:
             require(
-                Level.CONFIRM, confirmations, f"Correct round {game.round.number} board {game.board}",
-                [f"{game.white.name} – {game.black.name}: {GameResult(before).label} becomes {GameResult(result).label}.",
-                 f"Round {game.round.number + 1} was paired on the old result: this correction is a pairing-integrity "
-                 "event, recorded and written in the rating report's copy."],
+                Level.CONFIRM, confirmations,
+                _("Correct round %(n)s board %(board)s") % {"n": game.round.number, "board": game.board},
+                [_("%(white)s – %(black)s: %(before)s becomes %(after)s.") % {
+                    "white": game.white.name, "black": game.black.name,
+                    "before": GameResult(before).label, "after": GameResult(result).label},
+                 _("Round %(n)s was paired on the old result: this correction is a pairing-integrity event, recorded "
+                   "and written in the rating report's copy.") % {"n": game.round.number + 1}],
             )
             point = restore.take(tournament)
             line = _result_line(game, before, result)
@@ -109,8 +115,8 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None, 
             tournament,
             user,
             AuditAction.RESULT,
-            f"Round {game.round.number} board {game.board}: {GameResult(result).label} {verb}"
-            + (f" (was {GameResult(before).label})" if before else ""),
+            f"Round {game.round.number} board {game.board}: {in_english(GameResult(result).label)} {verb}"
+            + (f" (was {in_english(GameResult(before).label)})" if before else ""),
             obj=game,
             label=f"Round {game.round.number} board {game.board}: "
             f"{game.white.audit_label()} – {game.black.audit_label()}",
@@ -130,21 +136,24 @@ def correct_for_rating(g: Game, result: str, user=None, confirmations: int = 0) 
     ``result`` equal to the played one removes the correction.  Returns False when
     nothing changed."""
     if result not in GameResult.values or result == GameResult.PENDING:
-        raise ValueError(f"unknown result {result!r}")
+        raise ValueError(_("unknown result %(code)r") % {"code": result})
     with transaction.atomic():
         tournament = Tournament(pk=g.round.tournament_id).lock()
         game = Game.objects.select_for_update().select_related("round", "white", "black").get(pk=g.pk)
         if not game.result:
-            raise ValueError("the game has no result yet; enter it on the round's page")
+            raise ValueError(_("the game has no result yet; enter it on the round's page"))
         wanted = "" if result == game.result else result
         if wanted == game.rating_result:
             return False
         shown = GameResult(result).label
         require(
-            Level.CONFIRM, confirmations, f"Correct round {game.round.number} board {game.board} for the rating report",
-            [f"{game.white.name} – {game.black.name}: the rating report will carry {shown}; pairings and standings "
-             f"keep {GameResult(game.result).label}, the result they were made with (C.04.2 4.3).",
-             "This is a pairing-integrity event: recorded, and written in the rating report's copy."],
+            Level.CONFIRM, confirmations,
+            _("Correct round %(n)s board %(board)s for the rating report") % {"n": game.round.number, "board": game.board},
+            [_("%(white)s – %(black)s: the rating report will carry %(rated)s; pairings and standings keep %(played)s, "
+               "the result they were made with (C.04.2 4.3).") % {
+                "white": game.white.name, "black": game.black.name, "rated": shown,
+                "played": GameResult(game.result).label},
+             _("This is a pairing-integrity event: recorded, and written in the rating report's copy.")],
         )
         point = restore.take(tournament)
         before = game.rating_result
@@ -154,8 +163,8 @@ def correct_for_rating(g: Game, result: str, user=None, confirmations: int = 0) 
                 f"played {game.result}, rated {result}")
         AuditEntry.log(
             tournament, user, AuditAction.RESULT,
-            f"Round {game.round.number} board {game.board}: rated as {shown} in the rating report "
-            f"(played {GameResult(game.result).label})",
+            f"Round {game.round.number} board {game.board}: rated as {in_english(shown)} in the rating report "
+            f"(played {in_english(GameResult(game.result).label)})",
             obj=game, label=f"Round {game.round.number} board {game.board}",
             before={"rating_result": before}, after={"rating_result": wanted},
         )

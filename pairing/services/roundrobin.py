@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ..engine import berger
 from ..models import (
@@ -20,6 +21,7 @@ from ..models import (
     RoundStatus,
     Tournament,
 )
+from ..wording import in_english
 from .numbering import renumber
 
 
@@ -30,9 +32,9 @@ class NumbersRefused(ValueError):
 def _unlocked(t: Tournament) -> Tournament:
     t = t.lock()
     if not t.round_robin:
-        raise NumbersRefused("This tournament is not a round robin.")
+        raise NumbersRefused(_("This tournament is not a round robin."))
     if t.round_set.exists():
-        raise NumbersRefused("Round 1 has been paired: the Berger numbers are fixed (discard the draft to change them).")
+        raise NumbersRefused(_("Round 1 has been paired: the Berger numbers are fixed (discard the draft to change them)."))
     return t
 
 
@@ -45,7 +47,7 @@ def _apply(t: Tournament, order: list[Player], how: str, user) -> None:
     Tournament.objects.filter(pk=t.pk).update(rr_numbers=how)
     t.rr_numbers = how
     AuditEntry.log(
-        t, user, AuditAction.PLAYER, f"Berger numbers {BergerNumbers(how).label.lower()}.",
+        t, user, AuditAction.PLAYER, f"Berger numbers {in_english(BergerNumbers(how).label).lower()}.",
         obj=t, label=t.name, before={"numbers": [before[p.pk] for p in order]},
         after={"numbers": [f"{p.tpn}. {p.name}" for p in order]},
     )
@@ -80,17 +82,17 @@ def by_hand(t: Tournament, numbers: dict[int, int], user=None) -> None:
         n = len(players)
         problems = []
         if set(numbers) != set(players):
-            problems.append("Give every player a number.")
+            problems.append(_("Give every player a number."))
         values = sorted(numbers.values())
         if values != list(range(1, n + 1)):
             twice = sorted({v for v in values if values.count(v) > 1})
             outside = sorted(v for v in values if not 1 <= v <= n)
             if twice:
-                problems.append("Number " + ", ".join(map(str, twice)) + " is given twice.")
+                problems.append(_("Number %(numbers)s is given twice.") % {"numbers": ", ".join(map(str, twice))})
             if outside:
-                problems.append(f"Numbers go from 1 to {n}: " + ", ".join(map(str, outside)) + " is outside.")
+                problems.append(_("Numbers go from 1 to %(n)s: %(numbers)s is outside.") % {"n": n, "numbers": ", ".join(map(str, outside))})
             if not twice and not outside:
-                problems.append(f"Use each number from 1 to {n} once.")
+                problems.append(_("Use each number from 1 to %(n)s once.") % {"n": n})
         if problems:
             raise NumbersRefused(" ".join(problems))
         order = sorted(players.values(), key=lambda p: numbers[p.pk])
@@ -104,13 +106,13 @@ def pair(t: Tournament, number: int, user=None) -> Round:
     players = {p.tpn: p for p in t.player_set.all()}
     n = len(players)
     if n < 2:
-        raise NumbersRefused("A round robin needs at least two players.")
+        raise NumbersRefused(_("A round robin needs at least two players."))
     total = berger.total_rounds(n, t.rr_cycles)
     if number == 1 and t.rounds != total:
         Tournament.objects.filter(pk=t.pk).update(rounds=total)
         t.rounds = total
     if number > total:
-        raise NumbersRefused(f"The round robin of {n} players has {total} rounds.")
+        raise NumbersRefused(_("The round robin of %(n)s players has %(total)s rounds.") % {"n": n, "total": total})
     boards, bye = berger.pairings(n, number, t.rr_cycles, t.rr_reverse_last_two)
     rnd = Round.objects.create(tournament=t, number=number, status=RoundStatus.DRAFT,
                                explanation={"berger": {"players": n, "cycles": t.rr_cycles}})

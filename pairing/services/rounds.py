@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .. import engine
 from ..engine import Colour, Snapshot
@@ -27,7 +29,6 @@ from ..models import (
     Tournament,
 )
 from ..warning_levels import Level, require
-from ..wording import counted
 from . import acceleration, roundrobin
 from .numbering import renumber
 from .snapshot import build_snapshot
@@ -118,11 +119,14 @@ def adjourn_open_boards(t: Tournament, user=None, confirmations: int = 0) -> int
     games = list(last.game_set.filter(result=GameResult.PENDING).select_related("white", "black").order_by("board"))
     if not games:
         return 0
-    require(Level.CONFIRM, confirmations, f"Pair round {last.number + 1} with the open boards adjourned", [
-        f"Round {last.number}: " + "; ".join(f"board {g.board} ({g.white.name} – {g.black.name})" for g in games)
-        + " become adjourned games.",
-        "They count as draws for the pairing and the standings until you enter their results, in any later round; "
-        "a result other than a draw then asks again, since the pairings were made on the draw.",
+    boards = "; ".join(
+        _("board %(board)s (%(white)s – %(black)s)") % {"board": g.board, "white": g.white.name, "black": g.black.name}
+        for g in games
+    )
+    require(Level.CONFIRM, confirmations, _("Pair round %(n)s with the open boards adjourned") % {"n": last.number + 1}, [
+        _("Round %(n)s: %(boards)s become adjourned games.") % {"n": last.number, "boards": boards},
+        _("They count as draws for the pairing and the standings until you enter their results, in any later round; "
+          "a result other than a draw then asks again, since the pairings were made on the draw."),
     ])
     with transaction.atomic():
         t.lock()
@@ -151,29 +155,31 @@ def pair_next_round(t: Tournament, user=None) -> Round:
         snapshot = build_snapshot(t, number)
         present = len(snapshot.players) - len(snapshot.absent)
         if present < 2:
-            raise PairingRefused(f"Only {counted(present, 'player')} can be paired in round {number}.")
+            raise PairingRefused(ngettext(
+                "Only %(n)s player can be paired in round %(round)s.", "Only %(n)s players can be paired in round %(round)s.",
+                present) % {"n": present, "round": number})
         try:
             result = engine.pair_round(snapshot)
         except engine.NoLegalPairing as exc:
             players = {p.pk: p for p in t.player_set.all()}
             raise PairingRefused(
-                f"No legal pairing exists for round {number}: {readable(str(exc), players)} "
-                "What the arbiter can do here: give one of these players "
-                "a bye or mark them absent (Byes), lift a forbidden pair (Forbidden pairs), end the "
-                f"tournament after round {number - 1} (Settings: number of rounds), or pair the round by hand "
-                "(a manual-pairing session; the departure from the rules is recorded).",
+                _("No legal pairing exists for round %(round)s: %(why)s What the arbiter can do here: give one of "
+                  "these players a bye or mark them absent (Byes), lift a forbidden pair (Forbidden pairs), end the "
+                  "tournament after round %(before)s (Settings: number of rounds), or pair the round by hand "
+                  "(a manual-pairing session; the departure from the rules is recorded).")
+                % {"round": number, "why": readable(str(exc), players), "before": number - 1},
                 no_legal=True,
             ) from exc
         except engine.InvalidSnapshot as exc:
-            raise PairingRefused(f"The tournament data is inconsistent: {exc}") from exc
+            raise PairingRefused(_("The tournament data is inconsistent: %(problem)s") % {"problem": exc}) from exc
         except engine.EngineError as exc:  # an engine bug: say so instead of a server error
-            raise PairingRefused(f"The pairing engine failed on round {number}: {exc}") from exc
+            raise PairingRefused(_("The pairing engine failed on round %(n)s: %(problem)s") % {"n": number, "problem": exc}) from exc
         try:
             rnd = Round.objects.create(
                 tournament=t, number=number, status=RoundStatus.DRAFT, explanation=explanation_as_json(result)
             )
         except IntegrityError as exc:  # pragma: no cover - guarded by the lock above
-            raise PairingRefused("Another arbiter is pairing this round right now.") from exc
+            raise PairingRefused(_("Another arbiter is pairing this round right now.")) from exc
         Game.objects.create_boards(rnd, ((b.number, b.white, b.black, "") for b in result.boards))
         if result.bye is not None:
             Bye.objects.create(tournament=t, player_id=result.bye, round_number=number, kind=ByeKind.PAIRING)
@@ -216,21 +222,21 @@ def swap_players(rnd: Round, a: Player, b: Player, user=None, confirmations: int
     not possible.
     """
     if not rnd.is_draft:
-        raise ValueError("Only a draft round can be changed; discard and pair again otherwise.")
+        raise ValueError(_("Only a draft round can be changed; discard and pair again otherwise."))
     if a.pk == b.pk:
-        raise ValueError("Choose two different players.")
+        raise ValueError(_("Choose two different players."))
     with transaction.atomic():
         rnd.tournament.lock()
         if not Round.objects.filter(pk=rnd.pk, status=RoundStatus.DRAFT).exists():
             raise ValueError(
-                f"Round {rnd.number} was published or discarded in the meantime; nothing was changed."
+                _("Round %(n)s was published or discarded in the meantime; nothing was changed.") % {"n": rnd.number}
             )
         if not Round.objects.filter(pk=rnd.pk, manual_session=True).exists():
-            raise ValueError("Start a manual-pairing session first; nothing was changed.")
+            raise ValueError(_("Start a manual-pairing session first; nothing was changed."))
         sa, sb = _slot(rnd, a), _slot(rnd, b)
         if sa is None or sb is None:
             missing = a if sa is None else b
-            raise ValueError(f"{missing.name} is not paired in this draft (in the pool, absent or withdrawn).")
+            raise ValueError(_("%(name)s is not paired in this draft (in the pool, absent or withdrawn).") % {"name": missing.name})
         before = rnd.board_list()
         if sa.game is not None and sb.game is not None and sa.game.pk == sb.game.pk:
             g = sa.game
@@ -252,7 +258,7 @@ def swap_players(rnd: Round, a: Player, b: Player, user=None, confirmations: int
             Game.objects.create_boards(rnd, ((bd, w, bl, "") for bd, w, bl in seats.values()))
         found = warnings_for(rnd, [a.pk, b.pk])
         if found:  # raising here rolls the swap back: nothing is kept unconfirmed
-            require(Level.CONFIRM, confirmations, f"Swap {a.name} and {b.name}", found)
+            require(Level.CONFIRM, confirmations, _("Swap %(a)s and %(b)s") % {"a": a.name, "b": b.name}, found)
         _after_swap(rnd, user, a, b, before)
     return found
 
@@ -260,7 +266,8 @@ def swap_players(rnd: Round, a: Player, b: Player, user=None, confirmations: int
 def _after_swap(rnd: Round, user, a: Player, b: Player, before: dict) -> None:
     Round.objects.filter(pk=rnd.pk).update(manual_changes=F("manual_changes") + 1)
     rnd.refresh_from_db(fields=["manual_changes"])
-    warnings = warnings_for(rnd, [a.pk, b.pk])
+    with translation.override("en"):  # the audit trail is a record, written in English
+        warnings = warnings_for(rnd, [a.pk, b.pk])
     AuditEntry.log(
         rnd.tournament,
         user,
@@ -289,41 +296,41 @@ def warnings_for(rnd: Round, player_ids: list[int] | None = None, snapshot: Snap
             continue
         w, b = by_id[g.white_id], by_id[g.black_id]
         if any(e.opponent == b.id and e.paired for e in w.history):
-            out.append(f"Board {g.board}: {w.name} and {b.name} have met before (rematch, C1).")
+            out.append(_("Board %(n)s: %(a)s and %(b)s have met before (rematch, C1).") % {"n": g.board, "a": w.name, "b": b.name})
         if frozenset((w.id, b.id)) in snapshot.forbidden:
             out.append(
-                f"Board {g.board}: {w.name} and {b.name} are a forbidden pair (the arbiters' decision; "
-                "see Forbidden pairs)."
+                _("Board %(n)s: %(a)s and %(b)s are a forbidden pair (the arbiters' decision; see Forbidden pairs).")
+                % {"n": g.board, "a": w.name, "b": b.name}
             )
         for p, colour in ((w, Colour.WHITE), (b, Colour.BLACK)):
             st = states[p.id]
             cd = st.colour_difference + (1 if colour is Colour.WHITE else -1)
             last_two = st.colours[-2:]
             if abs(cd) > 2:
-                out.append(f"Board {g.board}: {p.name} would reach a colour difference of {cd:+d} (C3).")
+                out.append(_("Board %(n)s: %(name)s would reach a colour difference of %(cd)s (C3).") % {"n": g.board, "name": p.name, "cd": f"{cd:+d}"})
             elif len(last_two) == 2 and all(c is colour for c in last_two):
-                out.append(f"Board {g.board}: {p.name} would get {colour} three times in a row (C3).")
+                out.append(_("Board %(n)s: %(name)s would get %(colour)s three times in a row (C3).") % {"n": g.board, "name": p.name, "colour": _(str(colour))})
         sw, sb = states[w.id].preference, states[b.id].preference
         if (
             states[w.id].games_played and states[b.id].games_played
             and sw.colour is Colour.BLACK and sb.colour is Colour.WHITE
         ):
             out.append(
-                f"Board {g.board}: {w.name} and {b.name} both get the colour opposite to their due "
-                f"({w.name} is due Black, {b.name} White)."
+                _("Board %(n)s: %(a)s and %(b)s both get the colour opposite to their due "
+                  "(%(a)s is due Black, %(b)s White).") % {"n": g.board, "a": w.name, "b": b.name}
             )
         if (
             sw.strength == engine.PreferenceStrength.ABSOLUTE
             and sb.strength == engine.PreferenceStrength.ABSOLUTE
             and sw.colour is sb.colour
         ):
-            out.append(f"Board {g.board}: {w.name} and {b.name} both have an absolute preference for {sw.colour}.")
+            out.append(_("Board %(n)s: %(a)s and %(b)s both have an absolute preference for %(colour)s.") % {"n": g.board, "a": w.name, "b": b.name, "colour": _(str(sw.colour))})
     pab = rnd.pab()
     if pab is not None and (player_ids is None or pab.player_id in player_ids):
         if not states[pab.player_id].pab_eligible:
             out.append(
-                f"PAB: {pab.player.name} is not eligible for the pairing-allocated bye "
-                "(already had a PAB, a forfeit win or a full-point unplayed round; C2)."
+                _("PAB: %(name)s is not eligible for the pairing-allocated bye "
+                  "(already had a PAB, a forfeit win or a full-point unplayed round; C2).") % {"name": pab.player.name}
             )
     return out
 
@@ -362,7 +369,7 @@ def publish(rnd: Round, user=None) -> bool:
         if not Round.objects.filter(pk=rnd.pk).exists():
             raise Conflict(rnd.discarded_message(rnd.number))
         if Round.objects.filter(pk=rnd.pk, manual_session=True).exists():
-            raise Conflict(f"Round {rnd.number} has a manual-pairing session open: end it first; nothing was published.")
+            raise Conflict(_("Round %(n)s has a manual-pairing session open: end it first; nothing was published.") % {"n": rnd.number})
         has_games = rnd.game_set.exists()
         # A conditional UPDATE: only one of two concurrent publishes can match the
         # draft row, on every database (SQLite ignores SELECT ... FOR UPDATE).

@@ -7,6 +7,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ..models import AuditAction, AuditEntry, Player, RoundRating, Tournament
 
@@ -18,7 +19,7 @@ class DetailsRefused(ValueError):
 def _players(t: Tournament, pks) -> dict[int, Player]:
     found = {p.pk: p for p in t.player_set.filter(pk__in=list(pks))}
     if len(found) != len(set(pks)):
-        raise DetailsRefused("A player in the form is not in this tournament any more; reload the page.")
+        raise DetailsRefused(_("A player in the form is not in this tournament any more; reload the page."))
     return found
 
 
@@ -31,17 +32,17 @@ def set_hand_ranks(t: Tournament, ranks: dict[int, str], groups: list[list[int]]
     for pk, raw in ranks.items():
         raw = raw.strip()
         if pk not in group_of:
-            raise DetailsRefused("Only players tied on points and every tie-break can be ordered by hand.")
+            raise DetailsRefused(_("Only players tied on points and every tie-break can be ordered by hand."))
         if not raw:
             parsed[pk] = None
         elif raw.isdigit() and 1 <= int(raw) <= len(group_of[pk]):
             parsed[pk] = int(raw)
         else:
-            raise DetailsRefused(f"Type a place from 1 to {len(group_of[pk])} within the tied group, or leave it empty.")
+            raise DetailsRefused(_("Type a place from 1 to %(n)s within the tied group, or leave it empty.") % {"n": len(group_of[pk])})
     for g in groups:
         given = [parsed[pk] for pk in g if parsed.get(pk)]
         if len(given) != len(set(given)):
-            raise DetailsRefused("Two tied players have the same place; give each a different one.")
+            raise DetailsRefused(_("Two tied players have the same place; give each a different one."))
     return _store(t, user, "hand_rank", parsed,
                   lambda p, rank: f"Order among tied players: {p.name} {'placed ' + str(rank) if rank else 'cleared'}.")
 
@@ -77,9 +78,9 @@ def set_external_values(t: Tournament, values: dict[int, str], user) -> int:
         try:
             number = Decimal(raw)
         except InvalidOperation:
-            raise DetailsRefused(f"{raw!r} is not a number (e.g. 12.5).") from None
+            raise DetailsRefused(_("%(value)r is not a number (e.g. 12.5).") % {"value": raw}) from None
         if not number.is_finite() or abs(number) >= 10**6 or number != number.quantize(Decimal("0.01")):
-            raise DetailsRefused(f"{raw}: a number with at most two decimals, below a million.")
+            raise DetailsRefused(_("%(value)s: a number with at most two decimals, below a million.") % {"value": raw})
         parsed[pk] = number.quantize(Decimal("0.01"))
     return _store(t, user, "external_tiebreak", parsed,
                   lambda p, number: f"External tie-break value of {p.name}: {number}.")
@@ -90,18 +91,18 @@ def set_round_ratings(t: Tournament, grid: dict[tuple[int, int], str], user) -> 
     rating is a whole number from 1 to 3500; rounds from 2 to the tournament's last (round
     1 is the tournament rating itself).  Returns the number of cells changed."""
     if not t.long_event:
-        raise DetailsRefused("Ratings per round are for events over 30 days: tick that setting first.")
+        raise DetailsRefused(_("Ratings per round are for events over 30 days: tick that setting first."))
     parsed: dict[tuple[int, int], int | None] = {}
     for (pk, number), raw in grid.items():
         raw = raw.strip()
         if not 2 <= number <= t.rounds:
-            raise DetailsRefused(f"Round {number} is not a round of this tournament after the first.")
+            raise DetailsRefused(_("Round %(n)s is not a round of this tournament after the first.") % {"n": number})
         if not raw:
             parsed[(pk, number)] = None
         elif raw.isdigit() and 1 <= int(raw) <= 3500:
             parsed[(pk, number)] = int(raw)
         else:
-            raise DetailsRefused(f"Round {number}: {raw!r} is not a rating (a whole number from 1 to 3500).")
+            raise DetailsRefused(_("Round %(n)s: %(value)r is not a rating (a whole number from 1 to 3500).") % {"n": number, "value": raw})
     with transaction.atomic():
         t.lock()
         players = _players(t, {pk for pk, _ in parsed})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ..models import (
     SEEN_CHANGED,
@@ -41,9 +42,10 @@ def too_many_rounds(t: Tournament) -> str:
     most = n if n % 2 else n - 1
     if t.rounds <= most:
         return ""
-    return (f"With {n} players at most {most} rounds can be paired without two players meeting twice; the "
-            f"tournament has {t.rounds}. Lower the number of rounds (Settings) or register more players; otherwise "
-            "the rounds after that can only be paired by hand, breaking the rules.")
+    return _("With %(n)s players at most %(most)s rounds can be paired without two players meeting twice; the "
+             "tournament has %(rounds)s. Lower the number of rounds (Settings) or register more players; otherwise "
+             "the rounds after that can only be paired by hand, breaking the rules.") % {
+        "n": n, "most": most, "rounds": t.rounds}
 
 
 _FIXED_WORDS = {"rounds": "rounds", "tiebreaks": "tie-breaks", "tie_order": "order of equal ratings"}
@@ -96,37 +98,37 @@ def save_settings(tournament: Tournament, save: Callable[[], Tournament], user, 
     redone: list[tuple[int, list[str]]] = []
     if fixed and started:
         if Tournament.objects.get(pk=tournament.pk).fide_mode:
-            raise ValueError("In FIDE mode the number of rounds, the points and the tie-breaks are locked once "
-                             "round 1 is paired.")
+            raise ValueError(_("In FIDE mode the number of rounds, the points and the tie-breaks are locked once "
+                               "round 1 is paired."))
         redone = integrity.recheck_rounds(tournament)
         warnings = [
-            "Changing " + ", ".join(f.replace("point_", "points: ").replace("_", " ") for f in fixed)
-            + " after round 1 is a pairing-integrity event: it is recorded and written in the rating report's copy.",
+            _("Changing %(fields)s after round 1 is a pairing-integrity event: it is recorded and written in the "
+              "rating report's copy.") % {"fields": ", ".join(str(Tournament._meta.get_field(f).verbose_name) for f in fixed)},
         ]
         if any(f.startswith("point_") for f in fixed):
-            warnings.append("Every score so far is recomputed with the new points, although the rounds were paired "
-                            "on the old ones.")
+            warnings.append(_("Every score so far is recomputed with the new points, although the rounds were "
+                              "paired on the old ones."))
         for number, found in redone:
-            warnings.append(f"Round {number} would be paired differently now: " + " ".join(found))
+            warnings.append(_("Round %(n)s would be paired differently now:") % {"n": number} + " " + " ".join(found))
         if not redone:
-            warnings.append("The engine pairs every published round the same way with the new settings.")
-        require(Level.CONFIRM, confirmations, "Change settings fixed by the rules", warnings)
+            warnings.append(_("The engine pairs every published round the same way with the new settings."))
+        require(Level.CONFIRM, confirmations, _("Change settings fixed by the rules"), warnings)
     with transaction.atomic():
         current = tournament.lock()
         if seen and current.version() != seen:
-            raise Conflict(SEEN_CHANGED.format(what="The settings"))
+            raise Conflict(SEEN_CHANGED % {"what": _("The settings")})
         point = restore.take(current) if fixed and started else None
         t = save()
         t.refresh_from_db()  # values as stored (3 is 3.0), as ``before`` was read
         after = t.audit_values(list(before))
         changed = [f for f in before if before[f] != after[f]]
         if "acceleration" in changed and started:
-            raise ValueError("Acceleration is fixed before round 1 and cannot change once round 1 is published.")
+            raise ValueError(_("Acceleration is fixed before round 1 and cannot change once round 1 is published."))
         if started and {"system", "rr_cycles", "rr_reverse_last_two"} & set(changed):
-            raise ValueError("The pairing system and the round robin's cycles are fixed once round 1 is published.")
+            raise ValueError(_("The pairing system and the round robin's cycles are fixed once round 1 is published."))
         if "rating_method" in changed:
             if started:
-                raise ValueError("The tournament rating method cannot change once round 1 is published.")
+                raise ValueError(_("The tournament rating method cannot change once round 1 is published."))
             player_ratings.apply_method(t)
         if "tie_order" in changed or "rating_method" in changed:
             renumber(t)  # the pairing numbers follow the announced order (frozen ones stay)

@@ -9,6 +9,9 @@ import re
 from decimal import Decimal
 
 from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .. import engine
 from ..engine import Colour, PointSystem, Result
@@ -31,6 +34,7 @@ from ..models import (
     Tournament,
 )
 from ..warning_levels import Level, require
+from ..wording import in_english
 from . import acceleration, import_review, integrity, restore
 from .forbidden_pairs import forbidden_pair_names
 from .numbering import renumber
@@ -138,6 +142,8 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
     if problems:
         raise ImportRefused(problems)
     reviewed = import_review.review(text, data, t)
+    with translation.override("en"):  # the audit trail keeps them in English
+        recorded = import_review.review(text, data, t)
 
     with transaction.atomic():
         t.lock()
@@ -244,15 +250,15 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         asked = _unknown_symbols(data) + reviewed.changes
         differing = _imported_rounds_checked(t, confirmations, asked) if checked else []
         if not checked and asked:
-            require(Level.CONFIRM, confirmations, "Import the file with these adjustments", asked)
+            require(Level.CONFIRM, confirmations, _("Import the file with these adjustments"), asked)
         forbidden = forbidden_pair_names(t)
         AuditEntry.log(
             t, user, AuditAction.IMPORT,
             f"TRF import: {len(created)} players, {played} rounds"
             + (f", {len(forbidden)} forbidden pairs." if forbidden else ".")
-            + ("" if checked else f" {NOT_CHECKED}"),
+            + ("" if checked else " " + in_english(NOT_CHECKED)),
             label="TRF file", after={
-                "adjustments": reviewed.notes + reviewed.changes,
+                "adjustments": recorded.notes + recorded.changes,
                 "players": [p.audit_label() for p in t.player_set.order_by("tpn")],
                 "rounds": played,
                 **({"forbidden_pairs": forbidden} if forbidden else {}),
@@ -345,8 +351,8 @@ def _fide_mode_problems(ps: PointSystem) -> list[str]:
 # player-rounds an upload would outlast the server's request timeout (9,999 players x 40
 # rounds: 69 s to import, minutes to re-pair), so the rounds are left to the command line.
 IMPORT_CHECK_LIMIT = 20_000
-NOT_CHECKED = ("The rounds were not re-paired against the rules: too large to check during an upload. "
-               "Check the file with: python -m pairing.engine --dubov -c FILE.trf")
+NOT_CHECKED = gettext_lazy("The rounds were not re-paired against the rules: too large to check during an upload. "
+                           "Check the file with: python -m pairing.engine --dubov -c FILE.trf")
 
 
 def _unknown_symbols(data) -> list[str]:
@@ -359,11 +365,11 @@ def _unknown_symbols(data) -> list[str]:
         for rnd, e in enumerate(p.history, start=1):
             if e.result is Result.ADJOURNED and e.opponent is not None and p.id < e.opponent:
                 where.setdefault(rnd, []).append(f"{p.id}-{e.opponent}")
-    lines = [f"Line {line}, column {column}: result {symbol!r} is not a TRF result code."
-             for line, column, symbol in data.unknown_results]
-    boards = "; ".join(f"round {rnd}: {', '.join(pairs)}" for rnd, pairs in sorted(where.items()))
-    return lines + [f"These games are imported as adjourned games ({boards}): they count as draws until you "
-                    "enter their results on the round pages."]
+    lines = [_("Line %(line)s, column %(column)s: result %(symbol)r is not a TRF result code.") % {
+        "line": line, "column": column, "symbol": symbol} for line, column, symbol in data.unknown_results]
+    boards = "; ".join(_("round %(n)s: %(pairs)s") % {"n": rnd, "pairs": ", ".join(pairs)} for rnd, pairs in sorted(where.items()))
+    return lines + [_("These games are imported as adjourned games (%(boards)s): they count as draws until you "
+                      "enter their results on the round pages.") % {"boards": boards}]
 
 
 def _imported_rounds_checked(
@@ -381,20 +387,20 @@ def _imported_rounds_checked(
         try:
             theirs = integrity.engine_pairs(t, rnd.number)
         except engine.NoLegalPairing:
-            theirs_text, found = "no legal pairing", ["The engine finds no legal pairing for this round."]
+            theirs_text, found = "no legal pairing", [_("The engine finds no legal pairing for this round.")]
         else:
-            theirs_text, found = theirs.text(tpn), integrity.differences(theirs, ours, players, theirs_name="the file")
+            theirs_text, found = theirs.text(tpn), integrity.differences(theirs, ours, players, theirs_name=_("the file"))
         if found:
             differing.append((rnd.number, f"Import @ Round {rnd.number}: {theirs_text} => {ours.text(tpn)}", found))
     if differing:
         require(
-            Level.CONFIRM, confirmations, "Import rounds that break the pairing rules",
-            [f"Round {n}: {' '.join(found)}" for n, _, found in differing]
-            + ["The engine pairs these rounds differently. Imported as they are, each is a pairing-integrity event: "
-               "recorded and written in the rating report's copy."] + (unknown or []),
+            Level.CONFIRM, confirmations, _("Import rounds that break the pairing rules"),
+            [_("Round %(n)s:") % {"n": n} + " " + " ".join(found) for n, _line, found in differing]
+            + [_("The engine pairs these rounds differently. Imported as they are, each is a pairing-integrity "
+                 "event: recorded and written in the rating report's copy.")] + (unknown or []),
         )
     elif unknown:
-        require(Level.CONFIRM, confirmations, "Import the file with these adjustments", unknown)
+        require(Level.CONFIRM, confirmations, _("Import the file with these adjustments"), unknown)
     return differing
 
 
