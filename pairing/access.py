@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 
 from .models import DeputyInvitation, Game, Player, Round, Tournament
 
@@ -20,7 +21,7 @@ def get_tournament_for_arbiter(request: HttpRequest, slug: str) -> Tournament:
     """
     tournament = get_object_or_404(Tournament.objects.select_related("owner"), slug=slug)
     if not tournament.is_arbiter(request.user):
-        _refuse(tournament, "You are not an arbiter of this tournament.")
+        _refuse(tournament, gettext("You are not an arbiter of this tournament."))
     return tournament
 
 
@@ -30,7 +31,7 @@ def get_tournament_for_owner(request: HttpRequest, slug: str) -> Tournament:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not request.user.is_authenticated or tournament.owner_id != request.user.pk:
         if not tournament.is_arbiter(request.user):
-            _refuse(tournament, "Only the chief arbiter can do this.")
+            _refuse(tournament, gettext("Only the chief arbiter can do this."))
         raise PermissionDenied("Only the chief arbiter can do this.")
     return tournament
 

@@ -8,7 +8,7 @@ import datetime
 from dataclasses import dataclass
 
 from django import forms
-from django.utils.translation import gettext as g
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ..models import TITLE_ORDER, Player, Tournament
@@ -59,9 +59,9 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
         try:
             rows.append(next(csv.reader([line], delimiter=delimiter, skipinitialspace=True, strict=True), []))
         except csv.Error as exc:
-            what = g("a quote is not closed") if "end of data" in str(exc) else str(exc)
+            what = gettext("a quote is not closed") if "end of data" in str(exc) else str(exc)
             rows.append(
-                g('%(what)s (columns separated by %(separator)s; a name with the separator in it goes in double '
+                gettext('%(what)s (columns separated by %(separator)s; a name with the separator in it goes in double '
                   'quotes: "Name, Given")') % {"what": what, "separator": _DELIMITER_NAMES[delimiter]}
             )
     players: list[ParsedPlayer] = []
@@ -72,7 +72,7 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
     )
     for line_no, row in enumerate(rows, start=1):
         if isinstance(row, str):
-            errors.append(g("Line %(n)s: %(problem)s.") % {"n": line_no, "problem": row})
+            errors.append(gettext("Line %(n)s: %(problem)s.") % {"n": line_no, "problem": row})
             continue
         row = [c.strip() for c in row]
         if not any(row):
@@ -85,38 +85,38 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
             str(COLUMN_NAMES[column]) for column, cell in zip(LIST_COLUMNS, row, strict=False) if control_character_problem(cell)
         ]
         if bad:
-            problems.append(g("the %(columns)s %(problem)s") % {"columns": g(" and ").join(bad), "problem": CONTROL_CHARACTER})
+            problems.append(gettext("the %(columns)s %(problem)s") % {"columns": gettext(" and ").join(bad), "problem": CONTROL_CHARACTER})
         if len(row) > len(LIST_COLUMNS):
-            problems.append(g("%(n)s columns, at most %(most)s expected") % {"n": len(row), "most": len(LIST_COLUMNS)})
+            problems.append(gettext("%(n)s columns, at most %(most)s expected") % {"n": len(row), "most": len(LIST_COLUMNS)})
         row = row + [""] * (len(LIST_COLUMNS) - len(row))
         v = dict(zip(LIST_COLUMNS, row, strict=False))
         name = " ".join(v["name"].split())
         if not name:
-            problems.append(g("no name"))
+            problems.append(gettext("no name"))
         elif len(name) > 33:
-            problems.append(g("name longer than 33 characters"))
+            problems.append(gettext("name longer than 33 characters"))
         provisional = False
         rating = 0
         if not v["rating"]:
             rating, provisional = 1000, True
         elif not (v["rating"].isascii() and v["rating"].isdigit()) or not 1 <= int(v["rating"]) <= 3500:
-            problems.append(g("rating %(value)r is not a number between 1 and 3500") % {"value": v["rating"]})
+            problems.append(gettext("rating %(value)r is not a number between 1 and 3500") % {"value": v["rating"]})
         else:
             rating = int(v["rating"])
         title = v["title"].upper()
         if title not in TITLE_ORDER:
-            problems.append(g("unknown title %(value)r (GM, IM, WGM, FM, WIM, CM, WFM, WCM or empty)") % {"value": v["title"]})
+            problems.append(gettext("unknown title %(value)r (GM, IM, WGM, FM, WIM, CM, WFM, WCM or empty)") % {"value": v["title"]})
         fed = v["federation"].upper()
         if fed and not FED_RE.match(fed):
-            problems.append(g("federation %(value)r is not a three-letter code") % {"value": v["federation"]})
+            problems.append(gettext("federation %(value)r is not a three-letter code") % {"value": v["federation"]})
         fide_id = v["fide_id"]
         if fide_id:
             if not FIDE_ID_RE.match(fide_id):
-                problems.append(g("FIDE id %(value)r is not a number") % {"value": fide_id})
+                problems.append(gettext("FIDE id %(value)r is not a number") % {"value": fide_id})
             elif fide_id in existing_ids:
-                problems.append(g("FIDE id %(value)s is already registered") % {"value": fide_id})
+                problems.append(gettext("FIDE id %(value)s is already registered") % {"value": fide_id})
             elif fide_id in seen_ids:
-                problems.append(g("FIDE id %(value)s also on line %(n)s") % {"value": fide_id, "n": seen_ids[fide_id]})
+                problems.append(gettext("FIDE id %(value)s also on line %(n)s") % {"value": fide_id, "n": seen_ids[fide_id]})
             else:
                 seen_ids[fide_id] = line_no
         birth = None
@@ -124,22 +124,22 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
             try:
                 birth = datetime.date.fromisoformat(v["birth_date"])
             except ValueError:
-                problems.append(g("birth date %(value)r is not YYYY-MM-DD") % {"value": v["birth_date"]})
+                problems.append(gettext("birth date %(value)r is not YYYY-MM-DD") % {"value": v["birth_date"]})
             else:
                 if _birth_date_problem(birth):
                     problems.append(_birth_date_problem(birth))
         sex = v["sex"].lower()
         if sex not in ("", "m", "f"):
-            problems.append(g("sex %(value)r must be m, f or empty") % {"value": v["sex"]})
+            problems.append(gettext("sex %(value)r must be m, f or empty") % {"value": v["sex"]})
         if len(v["club"]) > 80:
-            problems.append(g("club longer than 80 characters"))
+            problems.append(gettext("club longer than 80 characters"))
         if problems and _unquoted_comma_name(raw, delimiter):
             problems = [
-                g('the name looks like %(a)r and %(b)r split at a comma; quote names that contain a comma '
+                gettext('the name looks like %(a)r and %(b)r split at a comma; quote names that contain a comma '
                   '("%(a)s, %(b)s") or separate the columns with semicolons or tabs') % {"a": row[0], "b": row[1]}
             ]
         if problems:
-            errors.append(g("Line %(n)s: %(problem)s.") % {"n": line_no, "problem": "; ".join(problems)})
+            errors.append(gettext("Line %(n)s: %(problem)s.") % {"n": line_no, "problem": "; ".join(problems)})
             continue
         players.append(
             ParsedPlayer(
@@ -158,7 +158,7 @@ def parse_player_list(text: str, tournament: Tournament) -> tuple[list[ParsedPla
             )
         )
     if not players and not errors:
-        errors.append(g("The list is empty."))
+        errors.append(gettext("The list is empty."))
     return players, errors
 
 
@@ -179,9 +179,9 @@ def namesakes(players: list[ParsedPlayer], tournament: Tournament) -> list[str]:
         key = name.casefold()
         if key in registered:
             numbers = ", ".join(str(p.tpn) for p in registered[key])
-            out.append(g("Line %(n)s: %(name)s is already registered (number %(numbers)s).") % {"n": parsed.line, "name": name, "numbers": numbers})
+            out.append(gettext("Line %(n)s: %(name)s is already registered (number %(numbers)s).") % {"n": parsed.line, "name": name, "numbers": numbers})
         elif key in first_line:
-            out.append(g("Line %(n)s: %(name)s is also on line %(first)s.") % {"n": parsed.line, "name": name, "first": first_line[key]})
+            out.append(gettext("Line %(n)s: %(name)s is also on line %(first)s.") % {"n": parsed.line, "name": name, "first": first_line[key]})
         first_line.setdefault(key, parsed.line)
     return out
 
@@ -202,7 +202,7 @@ def _uploaded_text(upload, latin1_fallback: bool) -> str:
     if upload is None:
         return ""
     if upload.size > MAX_FILE_BYTES:
-        raise forms.ValidationError(g("The file is larger than %(n)s MB.") % {"n": MAX_FILE_BYTES // 1024 // 1024})
+        raise forms.ValidationError(gettext("The file is larger than %(n)s MB.") % {"n": MAX_FILE_BYTES // 1024 // 1024})
     raw = upload.read()
     try:
         text = raw.decode("utf-8-sig")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 
 from django import forms
-from django.utils.translation import gettext as g
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ..models import ForbiddenPair, Player, Tournament
@@ -27,7 +27,7 @@ class PlayerForm(forms.ModelForm):
         error_messages={
             "min_value": "A rating between 1 and 3500.",
             "max_value": "A rating between 1 and 3500.",
-            "invalid": "A rating is a whole number between 1 and 3500.",
+            "invalid": _("A rating is a whole number between 1 and 3500."),
             "required": "A rating is required; an unrated player needs a provisional one (tick Unrated).",
         },
         required=False,
@@ -64,7 +64,7 @@ class PlayerForm(forms.ModelForm):
         self.tournament = tournament
         super().__init__(*args, **kwargs)
         refuse_control_characters(self)
-        self.fields["rating"].help_text = g(
+        self.fields["rating"].help_text = gettext(
             "Pairs and ranks the player. Left empty: from the FIDE and national ratings by the tournament's "
             "method (%(method)s). Unrated players need a provisional rating (Dubov 1.1)."
         ) % {"method": tournament.rating_method}
@@ -96,12 +96,12 @@ class PlayerForm(forms.ModelForm):
             if namesakes:
                 self._ask_about_the_name()
                 shown = "; ".join(
-                    g("number %(tpn)s, rating %(rating)s") % {"tpn": p.tpn, "rating": p.rating}
-                    + (", " + g("FIDE id %(id)s") % {"id": p.fide_id} if p.fide_id else "")
+                    gettext("number %(tpn)s, rating %(rating)s") % {"tpn": p.tpn, "rating": p.rating}
+                    + (", " + gettext("FIDE id %(id)s") % {"id": p.fide_id} if p.fide_id else "")
                     for p in namesakes
                 )
                 raise forms.ValidationError(
-                    g("%(name)s is already registered (%(shown)s). Nothing was saved: if this is a different "
+                    gettext("%(name)s is already registered (%(shown)s). Nothing was saved: if this is a different "
                       "player, tick the box below and save again.") % {"name": name, "shown": shown}
                 )
         return data
@@ -114,7 +114,7 @@ class PlayerForm(forms.ModelForm):
         for name in ("fide_rating", "national_rating"):
             value = data.get(name)
             if value is not None and not 1 <= value <= 3500:
-                self.add_error(name, g("A rating between 1 and 3500."))
+                self.add_error(name, gettext("A rating between 1 and 3500."))
                 return
         method = self.tournament.rating_method
         computed = tournament_rating(method, data.get("fide_rating"), data.get("national_rating"))
@@ -125,7 +125,7 @@ class PlayerForm(forms.ModelForm):
             if typed is not None and typed != computed:
                 self.add_error(
                     "rating",
-                    g("By the tournament's method (%(method)s) this player's tournament rating is %(rating)s; "
+                    gettext("By the tournament's method (%(method)s) this player's tournament rating is %(rating)s; "
                       "leave it empty, or change the FIDE or national rating.") % {"method": method, "rating": computed},
                 )
                 return
@@ -159,7 +159,7 @@ class PlayerForm(forms.ModelForm):
         if fide_id:
             clash = Player.objects.filter(tournament=self.tournament, fide_id=fide_id).exclude(pk=self.instance.pk)
             if clash.exists():
-                raise forms.ValidationError(g("FIDE id %(id)s is already registered (%(name)s).") % {"id": fide_id, "name": clash.first().name})
+                raise forms.ValidationError(gettext("FIDE id %(id)s is already registered (%(name)s).") % {"id": fide_id, "name": clash.first().name})
         return fide_id
 
     def save(self, commit: bool = True) -> Player:
@@ -206,6 +206,6 @@ class ForbiddenPairForm(forms.Form):
         pa, pb = self.players[a], self.players[b]
         low, high = sorted((a, b))
         if ForbiddenPair.objects.filter(player_a_id=low, player_b_id=high).exists():
-            raise forms.ValidationError(g("%(a)s and %(b)s are already a forbidden pair.") % {"a": pa.name, "b": pb.name})
+            raise forms.ValidationError(gettext("%(a)s and %(b)s are already a forbidden pair.") % {"a": pa.name, "b": pb.name})
         data["player_a"], data["player_b"] = pa, pb
         return data

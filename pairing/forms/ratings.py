@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 
 from django import forms
-from django.utils.translation import gettext as g
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ..models import ListKind
@@ -41,7 +41,7 @@ class RatingListUploadForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > MAX_FILE_BYTES:
             raise forms.ValidationError(
-                g("The file is %(size)s MB; uploads take up to %(most)s MB "
+                gettext("The file is %(size)s MB; uploads take up to %(most)s MB "
                   "(load FIDE's whole list with manage.py import_rating_list).")
                 % {"size": f"{upload.size / 1e6:.1f}", "most": f"{MAX_FILE_BYTES / 1e6:.0f}"}
             )

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from django import forms
 from django.utils.text import slugify
-from django.utils.translation import gettext as g
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from ..models import ColourMethod, Tournament
@@ -119,10 +119,10 @@ class TournamentForm(forms.ModelForm):
         rules = self.fields["tiebreak_rules"]
         rules.choices = [("", _("By the start date (the 2026 text from 1 March 2026)")), *rules.choices[1:]]
         if self.instance.pk:
-            rules.help_text = g("Now: the %(year)s text.") % {"year": self.instance.effective_tiebreak_rules()}
+            rules.help_text = gettext("Now: the %(year)s text.") % {"year": self.instance.effective_tiebreak_rules()}
             if not self.instance.long_event and self.instance.longer_than_30_days():
                 self.fields["long_event"].help_text = (
-                    g("Suggested: the tournament's dates span more than 30 days.") + " " + str(self.fields["long_event"].help_text)
+                    gettext("Suggested: the tournament's dates span more than 30 days.") + " " + str(self.fields["long_event"].help_text)
                 )
         if self.rounds_published:
             # Round 1 is paired: the initial colour is history now.
@@ -161,18 +161,18 @@ class TournamentForm(forms.ModelForm):
         line = " ".join(line.split())
         if line and not self.ARBITER.fullmatch(line):
             raise forms.ValidationError(
-                g("%(where)s: write the title (IA, FA, NA, or none), the name and the FIDE id, e.g. "
+                gettext("%(where)s: write the title (IA, FA, NA, or none), the name and the FIDE id, e.g. "
                   "'IA Jane Doe 1234567'; found %(line)r.") % {"where": where, "line": line})
         if len(line) > 80:
-            raise forms.ValidationError(g("%(where)s: at most 80 characters.") % {"where": where})
+            raise forms.ValidationError(gettext("%(where)s: at most 80 characters.") % {"where": where})
         return line
 
     def clean_chief_arbiter(self) -> str:
-        return self._arbiter_line(self.cleaned_data.get("chief_arbiter", ""), g("Chief arbiter"))
+        return self._arbiter_line(self.cleaned_data.get("chief_arbiter", ""), gettext("Chief arbiter"))
 
     def clean_deputy_arbiters(self) -> str:
         lines = [ln for ln in self.cleaned_data.get("deputy_arbiters", "").splitlines() if ln.strip()]
-        return "\n".join(self._arbiter_line(ln, g("Line %(n)s") % {"n": i}) for i, ln in enumerate(lines, start=1))
+        return "\n".join(self._arbiter_line(ln, gettext("Line %(n)s") % {"n": i}) for i, ln in enumerate(lines, start=1))
 
     def clean_unrated_tiebreaks(self) -> str:
         return self.cleaned_data.get("unrated_tiebreaks") or self.instance.unrated_tiebreaks or "drop"
@@ -208,7 +208,7 @@ class TournamentForm(forms.ModelForm):
             raise forms.ValidationError(_("Give the tournament a name or an address."))
         clash = Tournament.objects.filter(slug=slug).exclude(pk=self.instance.pk)
         if clash.exists():
-            raise forms.ValidationError(g("The address %(slug)r is taken; choose another.") % {"slug": slug})
+            raise forms.ValidationError(gettext("The address %(slug)r is taken; choose another.") % {"slug": slug})
         return slug
 
     def clean_federation(self) -> str:
@@ -219,7 +219,7 @@ class TournamentForm(forms.ModelForm):
         if rounds is None or not 1 <= rounds <= 99:
             raise forms.ValidationError(_("A tournament has between 1 and 99 rounds."))
         if rounds < self.rounds_published:
-            raise forms.ValidationError(g("%(n)s rounds are already paired.") % {"n": self.rounds_published})
+            raise forms.ValidationError(gettext("%(n)s rounds are already paired.") % {"n": self.rounds_published})
         return rounds
 
     def clean_tiebreaks(self) -> str:
@@ -232,7 +232,7 @@ class TournamentForm(forms.ModelForm):
             raise forms.ValidationError(str(exc)) from exc
         twice = sorted({tb.value for tb in order if order.count(tb) > 1})
         if twice:
-            raise forms.ValidationError(g("%(codes)s is listed twice; each tie-break goes in the order once.") % {"codes": ", ".join(twice)})
+            raise forms.ValidationError(gettext("%(codes)s is listed twice; each tie-break goes in the order once.") % {"codes": ", ".join(twice)})
         return ", ".join(tb.value for tb in order)
 
     def clean(self):
@@ -241,21 +241,21 @@ class TournamentForm(forms.ModelForm):
         pab, half = data.get("point_pab"), data.get("point_half_bye")
         if None not in (win, draw, loss):
             if not win > draw >= loss >= 0:
-                self.add_error("point_draw", g("Points must satisfy win > draw ≥ loss ≥ 0."))
+                self.add_error("point_draw", gettext("Points must satisfy win > draw ≥ loss ≥ 0."))
             for name, value in (("point_pab", pab), ("point_half_bye", half)):
                 if value is not None and not Decimal(0) <= value <= win:
-                    self.add_error(name, g("Between 0 and the points for a win."))
+                    self.add_error(name, gettext("Between 0 and the points for a win."))
         if data.get("acceleration") == "baku" and None not in (win, draw, loss) and (win, draw, loss) != self.STANDARD:
             self.add_error(
                 "acceleration",
-                g("Baku acceleration applies only with the standard scoring: win 1, draw ½, loss 0 (C.04.5.1)."),
+                gettext("Baku acceleration applies only with the standard scoring: win 1, draw ½, loss 0 (C.04.5.1)."),
             )
         if data.get("system") == "round-robin":
             self._round_robin(data)
         self._tiebreak_rules(data)
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
-            self.add_error("end_date", g("The tournament cannot end before it starts."))
+            self.add_error("end_date", gettext("The tournament cannot end before it starts."))
         if self.instance.fide_mode and None not in (win, draw, loss):
             self._fide_mode_values(win, draw, loss, pab)
         return data
@@ -268,15 +268,15 @@ class TournamentForm(forms.ModelForm):
         rating = data.get("unrated_tiebreak_rating")
         if data.get("unrated_tiebreaks") == "fixed":
             if rating is None:
-                self.add_error("unrated_tiebreak_rating", g("Give the rating unrated players count at."))
+                self.add_error("unrated_tiebreak_rating", gettext("Give the rating unrated players count at."))
             elif not 1 <= rating <= 3500:
-                self.add_error("unrated_tiebreak_rating", g("A rating between 1 and 3500."))
+                self.add_error("unrated_tiebreak_rating", gettext("A rating between 1 and 3500."))
         elif rating is not None and not 1 <= rating <= 3500:
-            self.add_error("unrated_tiebreak_rating", g("A rating between 1 and 3500."))
+            self.add_error("unrated_tiebreak_rating", gettext("A rating between 1 and 3500."))
         if data.get("ratings_per_round") and not data.get("long_event"):
             self.add_error(
                 "ratings_per_round",
-                g("Each round's rating is for events over 30 days: tick 'event over 30 days' too."),
+                gettext("Each round's rating is for events over 30 days: tick 'event over 30 days' too."),
             )
 
     def _fide_mode_values(self, win: Decimal, draw: Decimal, loss: Decimal, pab: Decimal | None) -> None:
@@ -284,11 +284,11 @@ class TournamentForm(forms.ModelForm):
         if 2 * draw > win + loss:
             self.add_error(
                 "point_draw",
-                g("In FIDE mode two draws cannot be worth more than a win and a loss "
+                gettext("In FIDE mode two draws cannot be worth more than a win and a loss "
                   "(%(draw)s + %(draw)s > %(win)s + %(loss)s).") % {"draw": draw, "win": win, "loss": loss},
             )
         if pab is not None and (win, draw, loss) == self.STANDARD and pab not in self.STANDARD:
-            self.add_error("point_pab", g("In FIDE mode, with 1-½-0 scoring, the PAB is worth 1, ½ or 0."))
+            self.add_error("point_pab", gettext("In FIDE mode, with 1-½-0 scoring, the PAB is worth 1, ½ or 0."))
 
     BUCHHOLZ = ("BH", "FB", "AOB", "ARO", "APRO", "APPO")
 
@@ -296,7 +296,7 @@ class TournamentForm(forms.ModelForm):
         """A round robin is not accelerated, and ranks without the Buchholz family: in it
         every player meets the same opponents (C.07)."""
         if data.get("acceleration") == "baku":
-            self.add_error("acceleration", g("Acceleration is for Swiss tournaments; a round robin has none."))
+            self.add_error("acceleration", gettext("Acceleration is for Swiss tournaments; a round robin has none."))
         from ..tiebreaks import parse_order
 
         try:
@@ -307,7 +307,7 @@ class TournamentForm(forms.ModelForm):
         if refused:
             self.add_error(
                 "tiebreaks",
-                g("%(codes)s: the Buchholz family compares opponents, who are the same for everyone in a "
+                gettext("%(codes)s: the Buchholz family compares opponents, who are the same for everyone in a "
                   "round robin (C.07). Use e.g. DE, SB, WIN, KS.") % {"codes": ", ".join(refused)},
             )
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.utils.translation import gettext
+
 from .. import engine
 from ..engine import Colour
 from ..models import Player, RoundStatus, Tournament
@@ -33,7 +35,7 @@ class AroGroup:
 
     @property
     def columns(self) -> tuple[tuple[str, list[AroRow]], ...]:
-        return (("White seekers", self.white_seekers), ("Black seekers", self.black_seekers))
+        return ((gettext("White seekers"), self.white_seekers), (gettext("Black seekers"), self.black_seekers))
 
 
 def aro_rounds(t: Tournament) -> list[int]:

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
+from django.utils.translation import ngettext
+
 from pairing.engine.model import PointSystem, RoundEntry
 
 
@@ -134,8 +136,11 @@ def chart(spreads: Sequence[RoundSpread], width: int = 640, height: int = 200) -
                     x,
                     y(g.high),
                     y(g.low),
-                    f"After round {r.number}, scoregroup {g.score.normalize():f}: {g.players} player"
-                    f"{'s' if g.players != 1 else ''}, ARO {g.low}–{g.high} (spread {g.spread})",
+                    ngettext("After round %(n)s, scoregroup %(score)s: %(players)s player, ARO %(low)s–%(high)s "
+                             "(spread %(spread)s)", "After round %(n)s, scoregroup %(score)s: %(players)s players, "
+                             "ARO %(low)s–%(high)s (spread %(spread)s)", g.players) % {
+                        "n": r.number, "score": f"{g.score.normalize():f}", "players": g.players, "low": g.low,
+                        "high": g.high, "spread": g.spread},
                 )
             )
     ticks = tuple((y(v), v) for v in (hi, (hi + lo) // 2, lo))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
 from ..engine import Colour, Result, RoundEntry
 from ..models import Bye, ByeKind, Tournament
 from .standings import StandingRow, standings_table
@@ -16,7 +18,7 @@ CELL_RESULT = {
 }
 
 
-_CELL_BYE = {Result.PAIRING_BYE: "bye", Result.FULL_BYE: "F", Result.HALF_BYE: "H", Result.ZERO_BYE: "–"}
+_CELL_BYE = {Result.PAIRING_BYE: _("bye"), Result.FULL_BYE: "F", Result.HALF_BYE: "H", Result.ZERO_BYE: "–"}
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ def requested_zero_byes(t: Tournament, rounds: int) -> set[tuple[int, int]]:
 
 def _cell(e: RoundEntry, line: dict[int, int]) -> str:
     if e.opponent is None:
-        return _CELL_BYE.get(e.result, e.result.value)
+        return str(_CELL_BYE.get(e.result, e.result.value))
     colour = "w" if e.colour is Colour.WHITE else "b"
     return f"{line[e.opponent]}{colour}{CELL_RESULT[e.result]}"
 

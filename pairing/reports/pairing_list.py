@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
 from ..models import Bye, ByeKind, Player, Tournament
 
 
@@ -13,7 +15,7 @@ class NotPaired:
     reason: str  # "half-point bye", "zero-point bye", "full-point bye", "withdrawn"
 
 
-_REASONS = {ByeKind.HALF: "half-point bye", ByeKind.ZERO: "zero-point bye", ByeKind.FULL: "full-point bye"}
+_REASONS = {ByeKind.HALF: _("half-point bye"), ByeKind.ZERO: _("zero-point bye"), ByeKind.FULL: _("full-point bye")}
 
 
 def not_paired(t: Tournament, number: int) -> list[NotPaired]:
@@ -26,5 +28,5 @@ def not_paired(t: Tournament, number: int) -> list[NotPaired]:
     )
     rows = {b.player_id: NotPaired(b.player, _REASONS[ByeKind(b.kind)]) for b in byes}
     for p in t.player_set.filter(withdrawn_from_round__lte=number).exclude(pk__in=list(rows)):
-        rows[p.pk] = NotPaired(p, "withdrawn")
+        rows[p.pk] = NotPaired(p, _("withdrawn"))
     return sorted(rows.values(), key=lambda r: r.player.tpn or 0)

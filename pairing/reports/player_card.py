@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from .. import engine
 from ..engine import Colour, Result
@@ -19,12 +20,12 @@ _SIDE_RESULT = {**CELL_RESULT, Result.FORFEIT_LOSS: "−"}
 
 
 _CARD_BYE = {
-    Result.PAIRING_BYE: "bye", Result.FULL_BYE: "full-point bye", Result.HALF_BYE: "half-point bye",
-    Result.ZERO_BYE: "not paired",
+    Result.PAIRING_BYE: _("bye"), Result.FULL_BYE: _("full-point bye"), Result.HALF_BYE: _("half-point bye"),
+    Result.ZERO_BYE: _("not paired"),
 }
 
 
-_CARD_ZERO_BYE = "zero-point bye"  # requested; "not paired" is a round outside the tournament
+_CARD_ZERO_BYE = _("zero-point bye")  # requested; "not paired" is a round outside the tournament
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
+from django.utils.translation import gettext
+
 from ..engine import RoundEntry
 from ..models import Game, GameResult, Player, RoundStatus, Tournament
 from ..services.snapshot import histories, point_system
@@ -232,8 +234,8 @@ def long_event_advice(t: Tournament) -> str:
         return ""
     if not listed:
         return ""
-    return (f"This event lasts over 30 days: FIDE's tie-break regulations (C.07 10) advise against rating-based "
-            f"tie-breaks ({', '.join(listed)}), since ratings change during it.")
+    return gettext("This event lasts over 30 days: FIDE's tie-break regulations (C.07 10) advise against "
+                   "rating-based tie-breaks (%(codes)s), since ratings change during it.") % {"codes": ", ".join(listed)}
 
 
 def annulled_players(t: Tournament, players, hist) -> set[int]:
@@ -275,7 +277,8 @@ def open_adjourned(t: Tournament, up_to: int | None = None):
 
 def adjourned_text(games) -> str:
     """``round 3 board 2 (A – B), …``"""
-    return ", ".join(f"round {g.round.number} board {g.board} ({g.white.name} – {g.black.name})" for g in games)
+    return ", ".join(gettext("round %(n)s board %(board)s (%(white)s – %(black)s)") % {
+        "n": g.round.number, "board": g.board, "white": g.white.name, "black": g.black.name} for g in games)
 
 
 def open_boards(t: Tournament) -> int:

@@ -16,6 +16,8 @@ Readings (docs/fide-mode.md, "Baku acceleration"):
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from .. import engine
 from ..engine.acceleration import accelerated_rounds, is_baku
 from ..engine.trf import acceleration_records
@@ -85,9 +87,10 @@ def round_note(t: Tournament, round_number: int) -> str:
     full, last = accelerated_rounds(t.rounds)
     if round_number > last:
         return ""
-    points = "1 virtual point" if round_number <= full else "½ virtual point"
-    return (f"Baku acceleration (C.04.5.1): group A players paired with {points} added to their score "
-            f"(accelerated rounds 1–{last}); virtual points never count in the standings.")
+    points = gettext("1 virtual point") if round_number <= full else gettext("½ virtual point")
+    return gettext("Baku acceleration (C.04.5.1): group A players paired with %(points)s added to their score "
+                   "(accelerated rounds 1–%(last)s); virtual points never count in the standings.") % {
+        "points": points, "last": last}
 
 
 def trf_records(t: Tournament, tpn: dict[int, int]) -> list[str]:
@@ -106,12 +109,13 @@ def read_trf(data, total_rounds: int, problems: list) -> int | None:
         return None
     if not is_baku(total_rounds, records):
         full, last = accelerated_rounds(total_rounds)
-        problems.append((0, 0, "The file's 250 records are not Baku acceleration (C.04.5.1) as this program "
-                               f"pairs it: one range of players from 1, 1 virtual point in rounds 1-{full} "
-                               f"and ½ in rounds {full + 1}-{last} of {total_rounds}."))
+        problems.append((0, 0, gettext("The file's 250 records are not Baku acceleration (C.04.5.1) as this program "
+                                       "pairs it: one range of players from 1, 1 virtual point in rounds 1-%(full)s "
+                                       "and ½ in rounds %(next)s-%(last)s of %(total)s.") % {
+            "full": full, "next": full + 1, "last": last, "total": total_rounds}))
         return None
     ids = sorted(records[0].players)
     if ids != list(range(1, len(ids) + 1)):
-        problems.append((0, 0, "The file's 250 records do not start group A at player 1."))
+        problems.append((0, 0, gettext("The file's 250 records do not start group A at player 1.")))
         return None
     return ids[-1]

@@ -43,8 +43,10 @@ from .numbering import renumber
 class ImportRefused(Exception):
     """The TRF cannot be imported; ``problems`` are (line, column, message)."""
 
-    def __init__(self, problems: list[tuple[int, int, str]]):
+    def __init__(self, problems: list[tuple[int, int, str]], from_parser: bool = False):
         self.problems = problems
+        # the TRF reader's own sentences (pairing.engine knows no Django): in English
+        self.from_parser = from_parser
         super().__init__("; ".join(f"line {a}, column {b}: {m}" for a, b, m in problems))
 
 
@@ -102,33 +104,34 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
     the tournament has none.  Returns the number of players created.
     """
     if t.player_set.exists() or t.round_set.exists():
-        raise ImportRefused([(0, 0, "This tournament already has players or rounds; import into a new one.")])
+        raise ImportRefused([(0, 0, _("This tournament already has players or rounds; import into a new one."))])
     try:
         data = trf_module.parse_trf(text, unknown_as_adjourned=True)
     except trf_module.TrfError as exc:
-        raise ImportRefused([(p.line, p.column, p.message) for p in exc.problems]) from exc
+        raise ImportRefused([(p.line, p.column, p.message) for p in exc.problems], from_parser=True) from exc
     problems: list[tuple[int, int, str]] = []
     if not data.players:
-        problems.append((0, 0, "The file has no player lines (001)."))
+        problems.append((0, 0, _("The file has no player lines (001).")))
     played = data.rounds_played()
     total = data.total_rounds or t.rounds
     if played > total:
-        problems.append((0, 0, f"The file has {played} rounds played but the tournament only {total} rounds."))
+        problems.append((0, 0, _("The file has %(played)s rounds played but the tournament only %(total)s rounds.") % {"played": played, "total": total}))
     for p in data.players:
         if p.title and p.title.upper() not in _TITLES:
-            problems.append((0, 0, f"Player {p.id} ({p.name}): unknown title {p.title!r}."))
+            problems.append((0, 0, _("Player %(id)s (%(name)s): unknown title %(title)r.") % {"id": p.id, "name": p.name, "title": p.title}))
         if p.rating is not None and not 0 <= p.rating <= 3500:
-            problems.append((0, 0, f"Player {p.id} ({p.name}): rating {p.rating} out of range."))
+            problems.append((0, 0, _("Player %(id)s (%(name)s): rating %(rating)s out of range.") % {"id": p.id, "name": p.name, "rating": p.rating}))
         if not p.name.strip():
-            problems.append((0, 0, f"Player {p.id}: no name."))
+            problems.append((0, 0, _("Player %(id)s: no name.") % {"id": p.id}))
     first_with: dict[str, int] = {}
     for p in sorted(data.players, key=lambda q: q.id):
         fide_id = p.fide_id.strip()[:11]
         if fide_id and fide_id in first_with:
-            problems.append((0, 0, f"Player {p.id} ({p.name}): FIDE id {fide_id} is also player {first_with[fide_id]}'s."))
+            problems.append((0, 0, _("Player %(id)s (%(name)s): FIDE id %(fide)s is also player %(other)s's.") % {
+                "id": p.id, "name": p.name, "fide": fide_id, "other": first_with[fide_id]}))
         first_with.setdefault(fide_id, p.id)
     if data.total_rounds is not None and not 1 <= data.total_rounds <= 99:
-        problems.append((0, 0, f"The file gives {data.total_rounds} rounds; a tournament has 1 to 99."))
+        problems.append((0, 0, _("The file gives %(n)s rounds; a tournament has 1 to 99.") % {"n": data.total_rounds}))
     problems.extend((0, 0, message) for message in _point_system_problems(data.points))
     if t.fide_mode:
         problems.extend((0, 0, message) for message in _fide_mode_problems(data.points))
@@ -137,8 +140,8 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
     last_ga = acceleration.read_trf(data, total, problems)
     baku = last_ga is not None or (not played and t.acceleration == AccelerationMethod.BAKU)
     if baku and (data.points.win, data.points.draw, data.points.loss) != (1, Decimal("0.5"), 0):
-        problems.append((0, 0, "Baku acceleration applies only with the standard scoring (win 1, draw ½, loss 0); "
-                               "the file's points are different."))
+        problems.append((0, 0, _("Baku acceleration applies only with the standard scoring (win 1, draw ½, loss 0); "
+                                 "the file's points are different.")))
     if problems:
         raise ImportRefused(problems)
     reviewed = import_review.review(text, data, t)
@@ -149,7 +152,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         t.lock()
         point = restore.take(t)
         if t.player_set.exists() or t.round_set.exists():  # another arbiter was quicker
-            raise ImportRefused([(0, 0, "This tournament already has players or rounds; import into a new one.")])
+            raise ImportRefused([(0, 0, _("This tournament already has players or rounds; import into a new one."))])
         if data.total_rounds:
             t.rounds = max(data.total_rounds, 1)
         if data.initial_colour is not None or played:
@@ -210,8 +213,9 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                     continue  # written from White's line (or the lower number's, without colours)
                 code = _GAME_FROM_SIDES.get((e.result.value, back.result.value))
                 if code is None:
-                    raise ImportRefused([(0, 0, f"Round {number}: players {p.id} and {opp.id} have results "
-                                                f"{e.result.value}/{back.result.value} that do not form a game.")])
+                    raise ImportRefused([(0, 0, _("Round %(n)s: players %(a)s and %(b)s have results %(ra)s/%(rb)s that "
+                                                  "do not form a game.") % {"n": number, "a": p.id, "b": opp.id,
+                                                                             "ra": e.result.value, "rb": back.result.value})])
                 board += 1
                 games.append((created[p.id], created[opp.id], code))
             # boards by the higher score/rank is not known here: keep the file's order
@@ -310,7 +314,7 @@ def _read_tiebreak_record(data, problems: list) -> str | None:
     try:
         order = parse_order(record[4:])
     except ValueError as exc:
-        problems.append((0, 0, f"Tie-break list (202): {exc}"))
+        problems.append((0, 0, _("Tie-break list (202): %(problem)s") % {"problem": exc}))
         return None
     return ", ".join(tb.value for tb in order)
 
@@ -338,12 +342,13 @@ def _fide_mode_problems(ps: PointSystem) -> list[str]:
     tournament in FIDE mode (Q56: it stays in FIDE mode)."""
     problems = []
     if 2 * ps.draw > ps.win + ps.loss:
-        problems.append(f"Point system: two draws ({ps.draw} each) are worth more than a win ({ps.win}) and a loss "
-                        f"({ps.loss}); FIDE mode does not allow that. Leave FIDE mode first to import this file.")
+        problems.append(_("Point system: two draws (%(draw)s each) are worth more than a win (%(win)s) and a loss "
+                          "(%(loss)s); FIDE mode does not allow that. Leave FIDE mode first to import this file.")
+                        % {"draw": ps.draw, "win": ps.win, "loss": ps.loss})
     standard = (Decimal("1"), Decimal("0.5"), Decimal("0"))
     if (ps.win, ps.draw, ps.loss) == standard and ps.pairing_bye not in standard:
-        problems.append(f"Point system: a PAB worth {ps.pairing_bye} with 1-½-0 scoring; FIDE mode allows 1, ½ or 0. "
-                        "Leave FIDE mode first to import this file.")
+        problems.append(_("Point system: a PAB worth %(pab)s with 1-½-0 scoring; FIDE mode allows 1, ½ or 0. "
+                          "Leave FIDE mode first to import this file.") % {"pab": ps.pairing_bye})
     return problems
 
 
@@ -409,22 +414,25 @@ def _point_system_problems(ps: PointSystem) -> list[str]:
     rules as the settings form, one decimal, and forfeit win / full-point bye scoring as
     a win, forfeit loss as a loss, zero-point bye 0 (README: "Points")."""
     problems = []
-    values = {"win": ps.win, "draw": ps.draw, "loss": ps.loss, "PAB": ps.pairing_bye, "half-point bye": ps.half_bye}
+    values = {_("win"): ps.win, _("draw"): ps.draw, _("loss"): ps.loss, "PAB": ps.pairing_bye,
+              _("half-point bye"): ps.half_bye}
     for name, value in values.items():
         if value != value.quantize(Decimal("0.1")) or not 0 <= value < 1000:
-            problems.append(f"Point system: {name} = {value}; points need one decimal at most, from 0 to 999.9.")
+            problems.append(_("Point system: %(name)s = %(value)s; points need one decimal at most, from 0 to 999.9.")
+                            % {"name": name, "value": value})
     if not ps.win > ps.draw >= ps.loss >= 0:
-        problems.append(f"Point system: win {ps.win}, draw {ps.draw}, loss {ps.loss}; points must satisfy "
-                        "win > draw ≥ loss ≥ 0.")
-    for name, value in (("PAB", ps.pairing_bye), ("half-point bye", ps.half_bye)):
+        problems.append(_("Point system: win %(win)s, draw %(draw)s, loss %(loss)s; points must satisfy "
+                          "win > draw ≥ loss ≥ 0.") % {"win": ps.win, "draw": ps.draw, "loss": ps.loss})
+    for name, value in (("PAB", ps.pairing_bye), (_("half-point bye"), ps.half_bye)):
         if not 0 <= value <= ps.win:
-            problems.append(f"Point system: {name} = {value}; it must be between 0 and the points for a win.")
-    for name, value, expected in (("forfeit win", ps.forfeit_win, ps.win), ("full-point bye", ps.full_bye, ps.win),
-                                  ("forfeit loss", ps.forfeit_loss, ps.loss), ("zero-point bye", ps.zero_bye, 0)):
+            problems.append(_("Point system: %(name)s = %(value)s; it must be between 0 and the points for a win.")
+                            % {"name": name, "value": value})
+    for name, value, expected in ((_("forfeit win"), ps.forfeit_win, ps.win), (_("full-point bye"), ps.full_bye, ps.win),
+                                  (_("forfeit loss"), ps.forfeit_loss, ps.loss), (_("zero-point bye"), ps.zero_bye, 0)):
         if value != expected:
-            problems.append(f"Point system: {name} = {value}, but here it scores {expected} "
-                            "(forfeit wins and full-point byes as a win, forfeit losses as a loss, "
-                            "zero-point byes 0).")
+            problems.append(_("Point system: %(name)s = %(value)s, but here it scores %(expected)s (forfeit wins and "
+                              "full-point byes as a win, forfeit losses as a loss, zero-point byes 0).")
+                            % {"name": name, "value": value, "expected": expected})
     return problems
 
 
@@ -446,13 +454,13 @@ def _scheduled_trf_records(
         if number <= played:
             continue
         if number > total:
-            problems.append((0, 0, f"A 240 record gives a bye in round {number}, "
-                                   f"but the tournament has {total} rounds."))
+            problems.append((0, 0, _("A 240 record gives a bye in round %(n)s, but the tournament has %(total)s rounds.")
+                             % {"n": number, "total": total}))
             continue
         for pid in pids:
             if pid not in ids:
-                problems.append((0, 0, f"A 240 record for round {number} names player {pid}, "
-                                       "who is not in the file."))
+                problems.append((0, 0, _("A 240 record for round %(n)s names player %(id)s, who is not in the file.")
+                                 % {"n": number, "id": pid}))
             else:
                 byes[(number, pid)] = kind
     forbidden = set(data.forbidden)
@@ -461,13 +469,14 @@ def _scheduled_trf_records(
             continue
         missing = [pid for pid in pids if pid not in ids]
         if missing:
-            problems.append((0, 0, f"A 260 record (rounds {first}-{last}) names player(s) "
-                                   f"{', '.join(map(str, missing))}, who are not in the file."))
+            problems.append((0, 0, _("A 260 record (rounds %(first)s-%(last)s) names players not in the file: %(ids)s.")
+                             % {"first": first, "last": last, "ids": ", ".join(map(str, missing))}))
         elif first > played + 1 or last < total:
-            problems.append((0, 0, f"A 260 record forbids players {', '.join(map(str, pids))} to meet in rounds "
-                                   f"{first}-{last} only; here a forbidden pair holds for every round still to "
-                                   f"pair ({played + 1}-{total}). Change the record to cover those rounds, or "
-                                   "remove it and add the pair on the Forbidden pairs page after the import."))
+            problems.append((0, 0, _("A 260 record forbids players %(ids)s to meet in rounds %(first)s-%(last)s only; here "
+                                     "a forbidden pair holds for every round still to pair (%(next)s-%(total)s). Change "
+                                     "the record to cover those rounds, or remove it and add the pair on the Forbidden "
+                                     "pairs page after the import.") % {
+                "ids": ", ".join(map(str, pids)), "first": first, "last": last, "next": played + 1, "total": total}))
         else:
             forbidden |= {frozenset((a, b)) for i, a in enumerate(pids) for b in pids[i + 1:]}
     return byes, forbidden

@@ -217,6 +217,7 @@ def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     form = TrfImportForm(request.POST or None, request.FILES or None)
     problems: list[tuple[int, int, str]] = []
+    from_parser = False
     if request.method == "POST" and form.is_valid():
         try:
             report: list[str] = []
@@ -226,7 +227,7 @@ def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
             return ask(request, exc, t=t, back=reverse("pairing:trf_import", args=[t.slug]),
                        fields=[("text", form.cleaned_data["trf"])])
         except ImportRefused as exc:
-            problems = exc.problems
+            problems, from_parser = exc.problems, exc.from_parser
         else:
             played = t.rounds_published()
             messages.success(request, _("Imported: %(players)s, %(rounds)s.") % {
@@ -242,7 +243,7 @@ def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "pairing/trf_import.html",
         {"t": t, "form": form, "dropped": _drop_long_echo(form), "problems": problems[:SHOWN_PROBLEMS],
-         "problem_count": len(problems), "more_problems": max(0, len(problems) - SHOWN_PROBLEMS)},
+         "problem_count": len(problems), "from_parser": from_parser, "more_problems": max(0, len(problems) - SHOWN_PROBLEMS)},
         status=400 if failed else 200,
     )
 

@@ -24,6 +24,7 @@ from ..reports.standings import (
     open_adjourned,
     standings_table,
 )
+from ..reports.tiebreak_legend import describe
 from ..services.interchange import export_trf
 from ..tiebreaks import parse_order
 
@@ -70,7 +71,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     table = standings_table(t, asked)  # once: the rows and the rating changes come from it
     labels, rows, rounds = table.labels, table.rows, table.rounds
     try:
-        legend = [(tb.label, tb.description) for tb in parse_order(t.tiebreaks)]
+        legend = [(tb.label, describe(tb)) for tb in parse_order(t.tiebreaks)]
     except ValueError:
         legend = []
     changes = rating_change.changes(table.players, table.hist)

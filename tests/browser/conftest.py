@@ -58,5 +58,5 @@ def log_in(page, base_url: str, username: str, password: str) -> None:
     page.goto(f"{base_url}/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(f"{base_url}/")

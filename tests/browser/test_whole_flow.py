@@ -52,7 +52,7 @@ def test_whole_flow_through_the_ui_then_public_standings(live_server, chromium, 
     page.fill("#id_username", "clubarbiter")
     page.fill("#id_password", PASSWORD)
     shot(page, "01-login")
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(f"{base}/")
 
     # 2. a new tournament, public
