@@ -189,7 +189,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 # Where collectstatic writes (the container start script runs it); whitenoise serves from here.
 STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
-STATICFILES_DIRS = [BASE_DIR / "static"]
+# docs/manual/img: the manual's screenshots (taken by tests/browser/test_manual_screenshots.py),
+# shown in the chapters at /help/ and readable beside the Markdown files in the repository
+STATICFILES_DIRS = [BASE_DIR / "static", ("manual", BASE_DIR / "docs" / "manual" / "img")]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -5,10 +5,12 @@ every page that opens the chapter for that page.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
 import markdown
+from django.templatetags.static import static
 from django.utils.translation import gettext_lazy as _
 
 MANUAL_DIR = Path(__file__).resolve().parent.parent / "docs" / "manual"
@@ -100,4 +102,16 @@ def chapter_html(slug: str) -> str:
     if slug not in TITLES:
         raise KeyError(slug)
     text = (MANUAL_DIR / f"{slug}.md").read_text(encoding="utf-8")
-    return markdown.markdown(text, extensions=["tables", "toc", "sane_lists"], output_format="html")
+    html = markdown.markdown(text, extensions=["tables", "toc", "sane_lists"], output_format="html")
+    # a screenshot is img/<name> beside the Markdown file; in the app it is a static file
+    return IMAGE_SRC.sub(lambda m: f'src="{static("manual/" + m.group(1))}"', html)
+
+
+IMAGE_SRC = re.compile(r'src="img/([\w.-]+)"')
+IMAGE_DIR = MANUAL_DIR / "img"
+
+
+def images_in(slug: str) -> list[str]:
+    """The screenshots chapter ``slug`` shows (file names in docs/manual/img/)."""
+    text = (MANUAL_DIR / f"{slug}.md").read_text(encoding="utf-8")
+    return re.findall(r"!\[[^\]]*\]\(img/([\w.-]+)\)", text)
