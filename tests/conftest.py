@@ -79,3 +79,14 @@ def players(tournament):
     from tests.web.helpers import add_players
 
     return add_players(tournament, 10)
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_asked():
+    """Each test starts in English: a request in another language (Accept-Language) leaves
+    that language active in the thread, as LocaleMiddleware does not switch back."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()

@@ -96,3 +96,15 @@ def test_every_html_page_route_renders_the_help_link(chief_client, tournament, p
             kwargs["pk"] = players[0].pk
         page = chief_client.get(reverse(f"pairing:{name}", kwargs=kwargs)).content.decode()
         assert 'id="help-link"' in page, name
+
+
+def test_every_picture_a_chapter_shows_is_a_static_file_of_the_app():
+    from django.contrib.staticfiles import finders
+
+    from pairing.manual import images_in
+
+    shown = [(slug, name) for slug in TITLES for name in images_in(slug)]
+    assert len(shown) >= 10
+    for slug, name in shown:
+        assert finders.find(f"manual/{name}"), (slug, name)
+        assert f"/static/manual/{name}" in chapter_html(slug)

@@ -210,6 +210,27 @@ def test_mistakes_are_explained_in_russian(demo):
     assert not problems, "untranslated strings:\n" + "\n".join(problems)
 
 
+def test_a_confirmation_and_a_results_row_read_in_russian(demo):
+    """A Level-3 question (a full-point bye) and the row HTMX swaps in after a result."""
+    client = _client("arbiter")
+    allowed = CODES | _names()
+    player = demo.player_set.order_by("tpn").first()
+    from pairing.models import Bye
+
+    seen = ",".join(f"{b.player_id}:{b.kind}" for b in Bye.objects.filter(tournament=demo, round_number=5))
+    asked = client.post(reverse("pairing:absences", args=[demo.slug]),
+                        {"round": 5, "seen": seen, f"kind-{player.pk}": "F"}, **RU)
+    page = asked.content.decode()
+    assert 'id="confirm"' in page and "Предупреждение уровня 3" in page
+    problems = _english_in(page, allowed)
+    game = next(g for g in demo.last_round().games() if not g.result)
+    row = client.post(reverse("pairing:game_result", args=[demo.slug, game.round.number, game.pk]),
+                      {"result": "1-0", "expected": ""}, HTTP_HX_REQUEST="true", **RU)
+    assert row.status_code == 200
+    problems += _english_in(f"<table>{row.content.decode()}</table>", allowed)
+    assert not problems, "untranslated strings:\n" + "\n".join(problems)
+
+
 def test_the_language_picker_sets_a_cookie_and_works_without_javascript(demo):
     client = Client()
     page = client.get(reverse("pairing:standings", args=[demo.slug])).content.decode()
