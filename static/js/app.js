@@ -41,8 +41,11 @@
         // A finished board: a stray key must not change it.  The same key again does.
         disarm();
         row.dataset.armed = value;
-        hint("Board " + row.dataset.board + " already has " + current.textContent.trim() +
-             ": press " + e.key + " again to change it to " + button.textContent.trim() + ".");
+        // the sentence comes from the page, in its language (#key-hint's data-armed)
+        var box = document.getElementById("key-hint");
+        var text = (box && box.dataset.armed) || "Board {board} already has {current}: press {key} again to change it to {new}.";
+        hint(text.replace("{board}", row.dataset.board).replace("{current}", current.textContent.trim())
+                 .replace("{key}", e.key).replace("{new}", button.textContent.trim()));
         return;
       }
       disarm();
