@@ -182,6 +182,25 @@ def test_a_draft_round_and_its_explanation_read_in_russian(demo):
     assert not problems, "untranslated strings:\n" + "\n".join(problems)
 
 
+def test_a_round_robin_and_a_long_event_read_in_russian(demo):
+    """The pages only these have: Berger numbers, the square crosstable, the Berger round's
+    note, the ratings per round of an event over 30 days."""
+    from tests.web.helpers import add_players, play_round
+
+    t = Tournament.objects.create(slug="krug", name="Krug", rounds=5, owner=demo.owner, system="round-robin",
+                                  tiebreaks="DE, SB, WIN, KS", long_event=True)
+    add_players(t, 5)
+    allowed = CODES | _names()
+    client = _client("arbiter")
+    problems = _check(client, [reverse("pairing:berger", args=[t.slug])], allowed)
+    assert "Номера Бергера" in client.get(reverse("pairing:berger", args=[t.slug]), **RU).content.decode()
+    play_round(t)
+    assert "Рейтинги по турам" in client.get(reverse("pairing:tie_details", args=[t.slug]), **RU).content.decode()
+    problems += _check(client, [reverse(f"pairing:{n}", args=[t.slug]) for n in ("berger", "crosstable", "tie_details")]
+                       + [reverse("pairing:round", args=[t.slug, 1])], allowed)
+    assert not problems, "untranslated strings:\n" + "\n".join(problems)
+
+
 def test_the_public_pages_and_the_login_read_in_russian_for_a_visitor(demo):
     allowed = CODES | _names()
     slug = demo.slug
