@@ -313,3 +313,14 @@ def test_the_standings_legend_says_in_english_what_the_tie_break_module_says():
         assert {tb: describe(tb) for tb in TieBreak} == {tb: tb.description for tb in TieBreak}
     with translation.override("ru"):
         assert describe(TieBreak.BH_C1).startswith("Бухгольц")
+
+
+def test_numbers_keep_the_decimal_point_in_russian(demo):
+    """One way of writing a number in every column and language: 3.5, 8.25, +10.0 (FIDE's
+    and TRF's point), not 3,5 beside 8.25."""
+    Tournament.objects.filter(pk=demo.pk).update(public=True)
+    page = Client().get(reverse("pairing:standings", args=[demo.slug]), **RU).content.decode()
+    card = Client().get(reverse("pairing:player_card", args=[demo.slug, 1]), **RU).content.decode()
+    assert not re.search(r"<td[^>]*>[+-]?\d+,\d", page), "a decimal comma in the standings"
+    assert not re.search(r"<td[^>]*>(<strong>)?[+-]?\d+,\d", card), "a decimal comma on the card"
+    assert not re.search(r'<dd id="points">\d+,\d', card)
