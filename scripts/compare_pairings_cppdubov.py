@@ -1,0 +1,290 @@
+"""Compare our Dubov pairings with CPPDubovSystem (public C++, version 2.2), both ways:
+the checklist's Q33 campaign for pairings.
+
+Not part of the test suite; the figures go into docs/validation.md.  CPPDubovSystem is
+not a dependency of the app: fetch it, build it (``cmake -DCMAKE_BUILD_TYPE=Release`` and
+``make``), and give its binary::
+
+    python scripts/compare_pairings_cppdubov.py --cpp BUILD/CPPDubovSystem --ours 50000 --seed 1 --workers 2
+    python scripts/compare_pairings_cppdubov.py --cpp BUILD/CPPDubovSystem --theirs 50000 --seed 1 --workers 2
+
+``--ours``: tournaments drawn by our generator (as scripts/compare_pairings_py4swiss.py
+draws them); for every round k the tournament before round k is written as the plain
+TRF-16 CPPDubovSystem reads (001 lines, XXR, XXC, the absent players as XXZ) and it pairs
+round k; pairs, colours and the bye are compared with ours.
+
+``--theirs``: tournaments made by CPPDubovSystem's own random tournament generator
+(``--rtg``, 9-60 players, 5-11 rounds, run under ``faketime`` from Debian's package of that
+name: it seeds itself from the clock); our engine pairs every round of each from the
+rounds before it and the two are compared.  A round of theirs that pairs two players who
+have already played each other over the board (C1) is counted apart: a pairing no Dubov
+engine may make.
+
+Differing rounds are kept (``--keep``) for reading; the tallies are printed every 500
+tournaments and at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pairing.engine import NoLegalPairing  # noqa: E402
+from pairing.engine.__main__ import _pair_from_file  # noqa: E402
+from pairing.engine.model import Colour, Result  # noqa: E402, F401
+from pairing.engine.state import player_states  # noqa: E402
+from pairing.engine.trf import TrfError, parse_trf  # noqa: E402
+from pairing.engine.trf.writer import dump_trf, tournament_from_snapshot  # noqa: E402
+from scripts.compare_pairings_py4swiss import file_round, generate  # noqa: E402
+
+# the records CPPDubovSystem's reader knows (it stops at any other)
+KNOWN = ("001", "012", "022", "032", "042", "052", "062", "072", "082", "092", "102", "112", "122", "XXR", "XXC", "XXZ")
+
+
+def for_cpp(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if line[:3] in KNOWN) + "\n"
+
+
+def cpp_round(cpp: str, path: Path) -> tuple[set[tuple[int, int]], int | None] | None:
+    out = path.with_suffix(".csv")
+    run = subprocess.run([cpp, "--pairings", str(path), "--output", str(out)], capture_output=True, text=True,
+                         timeout=120)
+    if run.returncode or not out.exists():
+        return None
+    boards, bye = set(), None
+    for line in out.read_text().splitlines()[1:]:
+        cells = [c.strip() for c in line.split(",")]
+        if len(cells) < 2 or not cells[0]:
+            continue
+        if not cells[1].isdigit() or cells[1] == "0":
+            bye = int(cells[0])
+        elif not cells[0].isdigit():
+            bye = int(cells[1])
+        else:
+            boards.add((int(cells[0]), int(cells[1])))
+    out.unlink()
+    return boards, bye
+
+
+def classify(ours, theirs, snapshot=None) -> str:
+    """The kind of difference; with the round's ``snapshot``, a triage by the rules'
+    measures (which pairing breaks an absolute rule, floats more or further, grants fewer
+    colour preferences)."""
+    if theirs == ours:
+        return "identical"
+    same_pairs = {frozenset(b) for b in theirs[0]} == {frozenset(b) for b in ours[0]} and theirs[1] == ours[1]
+    if snapshot is None:
+        if same_pairs:
+            return "same pairs, other colours"
+        return "PAB differs" if theirs[1] != ours[1] else "other pairs"
+    states = player_states(snapshot)
+    if same_pairs:
+        unplayed = [b for b in theirs[0] if b not in ours[0] and not states[b[0]].games_played
+                    and not states[b[1]].games_played]
+        if unplayed and len(unplayed) == len(theirs[0] - ours[0]):
+            return "colours of players yet to play (5.2.1: by pairing number parity; theirs by board)"
+        return "same pairs, other colours"
+    mo, mt = measures(states, *ours), measures(states, *theirs)
+    if mt["broken"] and not mo["broken"]:
+        return "theirs breaks an absolute rule (C1 meeting again or C3 colour)"
+    if mo["broken"] and not mt["broken"]:
+        return "OURS breaks an absolute rule: read"
+    if theirs[1] != ours[1]:
+        if theirs[1] is not None and ours[1] is not None and not states[theirs[1]].pab_eligible:
+            return "PAB: theirs to a player not eligible (C2)"
+        if (theirs[1] is not None and ours[1] is not None
+                and states[theirs[1]].score == states[ours[1]].score
+                and states[theirs[1]].games_played < states[ours[1]].games_played):
+            return "PAB: theirs to the player with fewer games (2.1.4)"
+        if theirs[1] is not None and ours[1] is not None and states[theirs[1]].score > states[ours[1]].score:
+            return "PAB: theirs to a higher score (2.1.3)"
+    # Dubov pairs bracket by bracket from the top: the first scoregroup where the two
+    # differ decides, by the scores its players are paired with (C6: the highest-scored
+    # upfloaters), then by the colour preferences granted in it (C7)
+    for key, label in (("floats", "score differences (C6, top scoregroup first)"),
+                       ("colours", "colour preferences (C7, top scoregroup first)")):
+        a, b = top_down(states, *ours)[key], top_down(states, *theirs)[key]
+        if a != b:
+            return f"theirs worse on {label}" if a > b else f"OURS worse on {label}: read"
+    return "equal measures, another choice (4.2 order, ARO, transpositions)"
+
+
+def top_down(states, boards, bye) -> dict[str, list]:
+    """Per scoregroup, highest first: the scores of its players' opponents (higher is
+    better: C6) and the number of its players who get their colour preference (higher is
+    better: C7); lists compared lexicographically."""
+    opponent, got = {}, {}
+    for white, black in boards:
+        opponent[white], opponent[black] = black, white
+        got[white], got[black] = Colour.WHITE, Colour.BLACK
+    groups = sorted({p.score for p in states.values() if p.id in opponent}, reverse=True)
+    floats, colours = [], []
+    for g in groups:
+        members = [pid for pid in opponent if states[pid].score == g]
+        floats.append(sorted((states[opponent[pid]].score for pid in members), reverse=True))
+        # every player has a preference, mild Black before any game (1.5.2.4)
+        colours.append(sum(1 for pid in members if states[pid].preference.colour is got[pid]))
+    return {"floats": floats, "colours": colours}
+
+
+def measures(states, boards, bye) -> dict[str, object]:
+    """An absolute rule broken (C1: players who have played meet again; C3: a colour
+    difference beyond 2 or three in a row), the total score difference of the pairs, and
+    the number of players with a preference who do not get it."""
+    broken = False
+    difference = 0
+    colours = 0
+    for white, black in boards:
+        w, b = states[white], states[black]
+        difference += abs(w.score - b.score)
+        for p, got in ((w, Colour.WHITE), (b, Colour.BLACK)):
+            cols = p.colours + (got,)
+            cd = p.colour_difference + (1 if got is Colour.WHITE else -1)
+            if abs(cd) > 2 or (len(cols) >= 3 and cols[-1] is cols[-2] is cols[-3]):
+                broken = True
+            if p.games_played and p.preference.colour is not got:
+                colours += 1
+    return {"broken": broken, "difference": difference, "colours": colours}
+
+
+def one_of_ours(job: tuple[int, int, str, str | None]) -> tuple[Counter, list[str]]:
+    n, seed, cpp, keep = job
+    work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="cpp-"))
+    work.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed * 1_000_003 + n)
+    path = work / f"o{n:06d}.trf"
+    generate(path, rng)
+    t = parse_trf(path.read_text())
+    tally, kept = Counter(), []
+    for k in range(1, t.rounds_played() + 1):
+        view = work / f"o{n:06d}-r{k}.trf"
+        view.write_text(for_cpp(dump_trf(tournament_from_snapshot(t.snapshot(k), name=path.name))))
+        theirs = cpp_round(cpp, view)
+        tally["rounds"] += 1
+        kind = "CPPDubovSystem failed (no output, or it crashed)" if theirs is None else classify(
+            file_round(t, k), theirs, t.snapshot(k))
+        tally[kind] += 1
+        if kind == "identical" or not keep:
+            view.unlink()
+        else:
+            kept.append(f"{view.name}: {kind}")
+    if not kept and keep:
+        path.unlink()
+    elif not keep:
+        path.unlink()
+    tally["tournaments"] += 1
+    return tally, kept
+
+
+def one_of_theirs(job: tuple[int, int, str, str | None]) -> tuple[Counter, list[str]]:
+    n, seed, cpp, keep = job
+    work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="cpp-"))
+    work.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed * 1_000_003 + n)
+    path = work / f"c{n:06d}.trf"
+    players, rounds = rng.randint(9, 60), rng.randint(5, 11)
+    rounds = min(rounds, players - 1)  # more rounds than that cannot be paired without meeting twice
+    tally, kept = Counter(), []
+    # Its generator seeds itself from the clock (srand(time(nullptr)), one seed a second), so
+    # each run is made under libfaketime at a second of our choosing: that second is the
+    # seed, and the same second gives the same file.  It often crashes (a segmentation
+    # fault); then the next second is tried.
+    for attempt in range(50):
+        second = datetime.datetime.fromtimestamp(1_600_000_000 + seed * 100_000_000 + n * 100 + attempt,
+                                                 tz=datetime.UTC)
+        run = subprocess.run(["faketime", "-f", second.strftime("@%Y-%m-%d %H:%M:%S"), cpp, "--rtg", str(path),
+                              "--p_count", str(players), "--rtg_rounds", str(rounds)],
+                             capture_output=True, text=True, timeout=600, env={**os.environ, "TZ": "UTC"})
+        if run.returncode == 0 and path.exists():
+            break
+        tally["CPPDubovSystem generator crashed (next second tried)"] += 1
+        path.unlink(missing_ok=True)
+    else:
+        tally["CPPDubovSystem generator gave no file in 50 tries"] += 1
+        return tally, kept
+    try:
+        t = parse_trf(path.read_text())
+    except TrfError as exc:
+        tally["CPPDubovSystem's file is not valid TRF"] += 1
+        return tally, [f"{path.name}: not valid TRF: {exc}"]
+    for k in range(1, t.rounds_played() + 1):
+        theirs = file_round(t, k)
+        tally["rounds"] += 1
+        try:
+            snapshot, pairing = _pair_from_file(t, str(path), k)
+        except NoLegalPairing:
+            kind = "ours finds no legal pairing"
+        else:
+            ours = ({(b.white, b.black) for b in pairing.boards}, pairing.bye)
+            kind = classify(ours, theirs, snapshot)
+        tally[kind] += 1
+        if kind != "identical":
+            kept.append(f"{path.name} round {k}: {kind}")
+    if keep and not kept:
+        path.unlink()
+    elif not keep:
+        path.unlink()
+    tally["tournaments"] += 1
+    return tally, kept
+
+
+def guarded(task):
+    """A job that reports a harness error (with its tournament) instead of stopping the run."""
+
+    def run(job):
+        try:
+            return task(job)
+        except Exception as exc:  # noqa: BLE001 - counted and shown, the campaign goes on
+            return Counter({"harness error": 1}), [f"tournament {job[0]}: {type(exc).__name__}: {exc}"]
+
+    return run
+
+
+def _ours(job):
+    return guarded(one_of_ours)(job)
+
+
+def _theirs(job):
+    return guarded(one_of_theirs)(job)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cpp", required=True, help="the CPPDubovSystem binary")
+    way = ap.add_mutually_exclusive_group(required=True)
+    way.add_argument("--ours", type=int, help="tournaments from our generator through CPPDubovSystem")
+    way.add_argument("--theirs", type=int, help="tournaments from CPPDubovSystem's generator through ours")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--keep", type=Path, help="keep the differing files here")
+    args = ap.parse_args(argv)
+    count = args.ours if args.ours is not None else args.theirs
+    task = _ours if args.ours is not None else _theirs
+    jobs = [(n, args.seed, args.cpp, str(args.keep) if args.keep else None) for n in range(count)]
+    total, examples = Counter(), []
+    with Pool(args.workers) as pool:
+        for i, (tally, kept) in enumerate(pool.imap_unordered(task, jobs, chunksize=10), start=1):
+            total.update(tally)
+            urgent = [line for line in kept if "OURS" in line or "Error" in line]
+            examples.extend(urgent + [line for line in kept if line not in urgent][: max(0, 200 - len(examples))])
+            if i % 500 == 0:
+                print(f"... {i} tournaments, {dict(total)}", flush=True)
+    print(dict(total))
+    ours_first = sorted(examples, key=lambda line: "OURS" not in line and "Error" not in line)
+    for line in ours_first[:80]:
+        print(" ", line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
