@@ -178,9 +178,12 @@ def one_of_ours(job: tuple[int, int, str, str | None]) -> tuple[Counter, list[st
             view.unlink()
         else:
             kept.append(f"{view.name}: {kind}")
-    if not kept and keep:
-        path.unlink()
-    elif not keep:
+    return _done(path, keep, tally, kept)
+
+
+def _done(path: Path, keep: str | None, tally: Counter, kept: list[str]) -> tuple[Counter, list[str]]:
+    """A tournament finished: its file stays only when kept and something differed."""
+    if not (keep and kept):
         path.unlink()
     tally["tournaments"] += 1
     return tally, kept
@@ -230,12 +233,7 @@ def one_of_theirs(job: tuple[int, int, str, str | None]) -> tuple[Counter, list[
         tally[kind] += 1
         if kind != "identical":
             kept.append(f"{path.name} round {k}: {kind}")
-    if keep and not kept:
-        path.unlink()
-    elif not keep:
-        path.unlink()
-    tally["tournaments"] += 1
-    return tally, kept
+    return _done(path, keep, tally, kept)
 
 
 def guarded(task):
