@@ -270,8 +270,8 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                                             "point_loss", "point_pab", "point_half_bye"]),
             },
         )
-        for number, line, found in differing:
-            integrity.record(t, IntegrityKind.IMPORT, number, line, user, detail=" ".join(found), point=point)
+        for number, line, _found, recorded in differing:
+            integrity.record(t, IntegrityKind.IMPORT, number, line, user, detail=recorded, point=point)
     if report is not None:
         report.extend(reviewed.notes + reviewed.changes)
     return len(created)
@@ -392,21 +392,33 @@ def _imported_rounds_checked(
         try:
             theirs = integrity.engine_pairs(t, rnd.number)
         except engine.NoLegalPairing:
-            theirs_text, found = "no legal pairing", [_("The engine finds no legal pairing for this round.")]
-        else:
-            theirs_text, found = theirs.text(tpn), integrity.differences(theirs, ours, players, theirs_name=_("the file"))
+            theirs = None
+
+        found = _import_differences(theirs, ours, players)
         if found:
-            differing.append((rnd.number, f"Import @ Round {rnd.number}: {theirs_text} => {ours.text(tpn)}", found))
+            with translation.override("en"):  # the event's detail is a record, in English
+                recorded = " ".join(_import_differences(theirs, ours, players))
+            theirs_text = "no legal pairing" if theirs is None else theirs.text(tpn)
+            differing.append((rnd.number, f"Import @ Round {rnd.number}: {theirs_text} => {ours.text(tpn)}", found,
+                              recorded))
     if differing:
         require(
             Level.CONFIRM, confirmations, _("Import rounds that break the pairing rules"),
-            [_("Round %(n)s:") % {"n": n} + " " + " ".join(found) for n, _line, found in differing]
+            [_("Round %(n)s:") % {"n": n} + " " + " ".join(found) for n, _line, found, _recorded in differing]
             + [_("The engine pairs these rounds differently. Imported as they are, each is a pairing-integrity "
                  "event: recorded and written in the rating report's copy.")] + (unknown or []),
         )
     elif unknown:
         require(Level.CONFIRM, confirmations, _("Import the file with these adjustments"), unknown)
     return differing
+
+
+def _import_differences(theirs, ours, players) -> list[str]:
+    """How the engine's pairing of an imported round differs from the file's, in the
+    active language (None: the engine finds no legal pairing)."""
+    if theirs is None:
+        return [_("The engine finds no legal pairing for this round.")]
+    return integrity.differences(theirs, ours, players, theirs_name=_("the file"))
 
 
 def _point_system_problems(ps: PointSystem) -> list[str]:
