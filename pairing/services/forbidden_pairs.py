@@ -14,6 +14,7 @@ from ..models import (
     Player,
     Tournament,
 )
+from ..wording import in_english
 from . import integrity, restore
 from .rounds import discard_draft
 
@@ -39,7 +40,7 @@ def _late_change(tournament: Tournament, user, confirmations: int, what: str, la
     if Tournament.objects.get(pk=tournament.pk).fide_mode:
         integrity.leave_fide_mode(
             tournament, user, confirmations, why=str(_WHY[what]) % {"pair": label},
-            extra=[str(_LATE[what])],
+            extra=[str(_LATE[what])], recorded_why=in_english(_WHY[what]) % {"pair": label},
         )
     return point
 

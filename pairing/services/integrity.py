@@ -140,9 +140,11 @@ def last_paired(t: Tournament) -> int:
     return last.number if last else 0
 
 
-def leave_fide_mode(t: Tournament, user, confirmations: int, *, why: str = "", extra: list[str] | None = None) -> bool:
+def leave_fide_mode(t: Tournament, user, confirmations: int, *, why: str = "", extra: list[str] | None = None,
+                    recorded_why: str = "") -> bool:
     """Take ``t`` out of FIDE mode for good (Level 4, VCL4THP Q42–46).  ``why``: the act
-    that takes it out, when it is not the chief arbiter's own choice.  Returns False
+    that takes it out, when it is not the chief arbiter's own choice (``recorded_why``: the
+    same in English, for the event's record).  Returns False
     when it was out already.  Call it in the act's transaction when there is one.
     Raises ValueError for anyone but the chief arbiter."""
     if user is None or user.pk != t.owner_id:
@@ -164,7 +166,7 @@ def leave_fide_mode(t: Tournament, user, confirmations: int, *, why: str = "", e
         Tournament.objects.filter(pk=t.pk).update(fide_mode=False, fide_mode_left_round=number)
         t.fide_mode, t.fide_mode_left_round = False, number
         record(t, IntegrityKind.FIDE_MODE_EXIT, number, f"FIDE mode exited @ Round {number}", user,
-               detail=why, point=point)
+               detail=recorded_why or why, point=point)
     return True
 
 
