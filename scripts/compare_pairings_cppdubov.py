@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pairing.engine import NoLegalPairing  # noqa: E402
 from pairing.engine.__main__ import _pair_from_file  # noqa: E402
+from pairing.engine.colours import allocate  # noqa: E402
 from pairing.engine.model import Colour, Result  # noqa: E402, F401
 from pairing.engine.state import player_states  # noqa: E402
 from pairing.engine.trf import TrfError, parse_trf  # noqa: E402
@@ -93,7 +94,10 @@ def classify(ours, theirs, snapshot=None) -> str:
                     and not states[b[1]].games_played]
         if unplayed and len(unplayed) == len(theirs[0] - ours[0]):
             return "colours of players yet to play (5.2.1: by pairing number parity; theirs by board)"
-        return "same pairs, other colours"
+        rules = {allocate(states[w], states[b], snapshot.initial_colour)[2] for w, b in theirs[0] - ours[0]}
+        if rules <= {"5.2.4", "5.2.5"}:
+            return "same pairs, other colours where 5.2.4-5.2.5 decide (histories compared)"
+        return "same pairs, other colours: " + ", ".join(sorted(rules))
     mo, mt = measures(states, *ours), measures(states, *theirs)
     if mt["broken"] and not mo["broken"]:
         return "theirs breaks an absolute rule (C1 meeting again or C3 colour)"
