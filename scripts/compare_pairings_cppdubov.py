@@ -112,33 +112,60 @@ def classify(ours, theirs, snapshot=None) -> str:
             return "PAB: theirs to the player with fewer games (2.1.4)"
         if theirs[1] is not None and ours[1] is not None and states[theirs[1]].score > states[ours[1]].score:
             return "PAB: theirs to a higher score (2.1.3)"
+        if (theirs[1] is not None and ours[1] is not None
+                and states[theirs[1]].score == states[ours[1]].score
+                and states[theirs[1]].games_played == states[ours[1]].games_played
+                and states[theirs[1]].tpn < states[ours[1]].tpn):
+            return "PAB: theirs not to the lowest in the initial ranking (2.1.5)"
+        # the PAB is decided first (1.8.2): a difference the checks above do not explain is read
+        return "PAB differs otherwise: read"
     # Dubov pairs bracket by bracket from the top: the first scoregroup where the two
     # differ decides, by the scores its players are paired with (C6: the highest-scored
     # upfloaters), then by the colour preferences granted in it (C7)
-    for key, label in (("floats", "score differences (C6, top scoregroup first)"),
-                       ("colours", "colour preferences (C7, top scoregroup first)")):
-        a, b = top_down(states, *ours)[key], top_down(states, *theirs)[key]
-        if a != b:
-            return f"theirs worse on {label}" if a > b else f"OURS worse on {label}: read"
-    return "equal measures, another choice (4.2 order, ARO, transpositions)"
+    # Dubov judges each bracket on its own, from the top (2.2.2, 3.3): the first bracket
+    # whose pairs differ decides; what follows from it in lower brackets does not count.
+    a, b = top_down(states, *ours), top_down(states, *theirs)
+    last_round = snapshot.round_number == snapshot.total_rounds
+    for group in range(min(len(a["scores"]), len(b["scores"]))):
+        if a["scores"][group] == b["scores"][group] and a["pairs"][group] == b["pairs"][group]:
+            continue
+        if a["scores"][group] != b["scores"][group]:  # one of them empties a bracket the other pairs
+            better = a["scores"][group] < b["scores"][group]
+            return "theirs worse on score differences (C6)" if better else "OURS worse on score differences (C6): read"
+        for key, label in (("floats", "score differences (C6)"), ("colours", "colour preferences (C7)"),
+                           ("max", "maximum upfloaters (C8)"), ("previous", "upfloaters of the previous round (C10)")):
+            if key in ("max", "previous") and last_round:
+                continue  # C8-C10: "unless it is the last round"
+            if a[key][group] != b[key][group]:
+                better = a[key][group] > b[key][group]
+                return f"theirs worse on {label}" if better else f"OURS worse on {label}: read"
+        break
+    return "first differing bracket equal on C5-C10: another choice there (4.2-4.4 orders, ARO)"
 
 
 def top_down(states, boards, bye) -> dict[str, list]:
-    """Per scoregroup, highest first: the scores of its players' opponents (higher is
-    better: C6) and the number of its players who get their colour preference (higher is
-    better: C7); lists compared lexicographically."""
-    opponent, got = {}, {}
+    """Per bracket, highest first (a pair belongs to the bracket of its higher score, so a
+    bracket is its residents with their upfloaters): the scores of the lower players of its
+    pairs (higher is better: C6), the number of its players who get their colour preference
+    (C7), and minus the maximum upfloaters (C8) and the upfloaters of the previous round
+    (C10) among its upfloaters.  Compared bracket by bracket, in the criteria's order."""
+    brackets: dict = {}
     for white, black in boards:
-        opponent[white], opponent[black] = black, white
-        got[white], got[black] = Colour.WHITE, Colour.BLACK
-    groups = sorted({p.score for p in states.values() if p.id in opponent}, reverse=True)
-    floats, colours = [], []
-    for g in groups:
-        members = [pid for pid in opponent if states[pid].score == g]
-        floats.append(sorted((states[opponent[pid]].score for pid in members), reverse=True))
-        # every player has a preference, mild Black before any game (1.5.2.4)
-        colours.append(sum(1 for pid in members if states[pid].preference.colour is got[pid]))
-    return {"floats": floats, "colours": colours}
+        w, b = states[white], states[black]
+        entry = brackets.setdefault(max(w.score, b.score),
+                                    {"lower": [], "granted": 0, "max": 0, "previous": 0, "pairs": set()})
+        entry["pairs"].add(frozenset((white, black)))
+        entry["lower"].append(min(w.score, b.score))
+        entry["granted"] += (w.preference.colour is Colour.WHITE) + (b.preference.colour is Colour.BLACK)
+        if w.score != b.score:  # the lower one is an upfloater (C8-C10 count them; fewer is better)
+            up = w if w.score < b.score else b
+            entry["max"] -= up.max_upfloater
+            entry["previous"] -= up.upfloated_previous
+    order = sorted(brackets, reverse=True)
+    # C6 maximises the lowest score among the upfloaters, then the second lowest, ...
+    return {"scores": order, "floats": [sorted(brackets[s]["lower"]) for s in order],
+            "colours": [brackets[s]["granted"] for s in order], "max": [brackets[s]["max"] for s in order],
+            "previous": [brackets[s]["previous"] for s in order], "pairs": [brackets[s]["pairs"] for s in order]}
 
 
 def measures(states, boards, bye) -> dict[str, object]:
