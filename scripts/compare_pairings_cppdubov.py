@@ -132,7 +132,8 @@ def classify(ours, theirs, snapshot=None) -> str:
         if a["scores"][group] != b["scores"][group]:  # one of them empties a bracket the other pairs
             better = a["scores"][group] < b["scores"][group]
             return "theirs worse on score differences (C6)" if better else "OURS worse on score differences (C6): read"
-        for key, label in (("floats", "score differences (C6)"), ("colours", "colour preferences (C7)"),
+        for key, label in (("ups", "number of upfloaters (C5)"), ("floats", "score differences (C6)"),
+                           ("colours", "colour preferences (C7)"),
                            ("max", "maximum upfloaters (C8)"), ("previous", "upfloaters of the previous round (C10)")):
             if key in ("max", "previous") and last_round:
                 continue  # C8-C10: "unless it is the last round"
@@ -145,26 +146,28 @@ def classify(ours, theirs, snapshot=None) -> str:
 
 def top_down(states, boards, bye) -> dict[str, list]:
     """Per bracket, highest first (a pair belongs to the bracket of its higher score, so a
-    bracket is its residents with their upfloaters): the scores of the lower players of its
-    pairs (higher is better: C6), the number of its players who get their colour preference
+    bracket is its residents with their upfloaters): minus its number of upfloaters (C5), the
+    scores of the lower players of its pairs (higher is better: C6), the number of its players who get their colour preference
     (C7), and minus the maximum upfloaters (C8) and the upfloaters of the previous round
     (C10) among its upfloaters.  Compared bracket by bracket, in the criteria's order."""
     brackets: dict = {}
     for white, black in boards:
         w, b = states[white], states[black]
         entry = brackets.setdefault(max(w.score, b.score),
-                                    {"lower": [], "granted": 0, "max": 0, "previous": 0, "pairs": set()})
+                                    {"lower": [], "granted": 0, "ups": 0, "max": 0, "previous": 0, "pairs": set()})
         entry["pairs"].add(frozenset((white, black)))
         entry["lower"].append(min(w.score, b.score))
         entry["granted"] += (w.preference.colour is Colour.WHITE) + (b.preference.colour is Colour.BLACK)
         if w.score != b.score:  # the lower one is an upfloater (C8-C10 count them; fewer is better)
             up = w if w.score < b.score else b
+            entry["ups"] -= 1
             entry["max"] -= up.max_upfloater
             entry["previous"] -= up.upfloated_previous
     order = sorted(brackets, reverse=True)
     # C6 maximises the lowest score among the upfloaters, then the second lowest, ...
     return {"scores": order, "floats": [sorted(brackets[s]["lower"]) for s in order],
-            "colours": [brackets[s]["granted"] for s in order], "max": [brackets[s]["max"] for s in order],
+            "colours": [brackets[s]["granted"] for s in order], "ups": [brackets[s]["ups"] for s in order],
+            "max": [brackets[s]["max"] for s in order],
             "previous": [brackets[s]["previous"] for s in order], "pairs": [brackets[s]["pairs"] for s in order]}
 
 
