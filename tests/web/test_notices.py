@@ -98,3 +98,21 @@ def test_an_htmx_request_without_messages_carries_no_message_list(chief_client, 
         reverse("pairing:players", args=[tournament.slug]), {"name": "", "rating": "x", "validate": "1"}, headers=HTMX
     )
     assert 'id="messages"' not in response.content.decode()
+
+
+def test_the_notice_speaks_the_arbiters_language_while_the_audit_trail_stays_english(
+    chief_client, chief, tournament, players
+):
+    """Issue 21: the draft's discarding is told in Russian to a Russian arbiter; the audit
+    entry it comes from is the English record."""
+    from pairing.models import AuditAction, AuditEntry
+
+    draft_after_round_one(tournament, chief)
+    response = chief_client.post(
+        reverse("pairing:player_withdraw", args=[tournament.slug, players[4].pk]), {"from_round": 2}, follow=True,
+        HTTP_ACCEPT_LANGUAGE="ru",
+    )
+    page = response.content.decode()
+    assert "Черновик 2-го тура отменён. Изменено выбывание. Проведите жеребьёвку тура заново" in page
+    entry = AuditEntry.objects.filter(tournament=tournament, action=AuditAction.DISCARD).latest("pk")
+    assert entry.detail == "Draft of round 2 discarded. A withdrawal changed."
