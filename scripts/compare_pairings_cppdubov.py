@@ -30,6 +30,7 @@ import argparse
 import datetime
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -98,10 +99,10 @@ def classify(ours, theirs, snapshot=None) -> str:
         if rules <= {"5.2.4", "5.2.5"}:
             return "same pairs, other colours where 5.2.4-5.2.5 decide (histories compared)"
         return "same pairs, other colours: " + ", ".join(sorted(rules))
-    mo, mt = measures(states, *ours), measures(states, *theirs)
-    if mt["broken"] and not mo["broken"]:
+    ours_broken, theirs_broken = (breaks_absolute(snapshot, states, p[0]) for p in (ours, theirs))
+    if theirs_broken and not ours_broken:
         return "theirs breaks an absolute rule (C1 meeting again or C3 colour)"
-    if mo["broken"] and not mt["broken"]:
+    if ours_broken and not theirs_broken:
         return "OURS breaks an absolute rule: read"
     if theirs[1] != ours[1]:
         if theirs[1] is not None and ours[1] is not None and not states[theirs[1]].pab_eligible:
@@ -171,32 +172,35 @@ def top_down(states, boards, bye) -> dict[str, list]:
             "previous": [brackets[s]["previous"] for s in order], "pairs": [brackets[s]["pairs"] for s in order]}
 
 
-def measures(states, boards, bye) -> dict[str, object]:
-    """An absolute rule broken (C1: players who have played meet again; C3: a colour
-    difference beyond 2 or three in a row), the total score difference of the pairs, and
-    the number of players with a preference who do not get it."""
-    broken = False
-    difference = 0
-    colours = 0
+def breaks_absolute(snapshot, states, boards) -> bool:
+    """An absolute criterion broken: C1 (two players who have played each other over the
+    board meet again) or the basic rules' colour limits (a colour difference beyond 2, the
+    same colour three times in a row)."""
+    met = {frozenset((p.id, e.opponent)) for p in snapshot.players for e in p.history
+           if e.played and e.opponent is not None}
     for white, black in boards:
-        w, b = states[white], states[black]
-        difference += abs(w.score - b.score)
-        for p, got in ((w, Colour.WHITE), (b, Colour.BLACK)):
+        if frozenset((white, black)) in met:
+            return True
+        for p, got in ((states[white], Colour.WHITE), (states[black], Colour.BLACK)):
             cols = p.colours + (got,)
             cd = p.colour_difference + (1 if got is Colour.WHITE else -1)
             if abs(cd) > 2 or (len(cols) >= 3 and cols[-1] is cols[-2] is cols[-3]):
-                broken = True
-            if p.games_played and p.preference.colour is not got:
-                colours += 1
-    return {"broken": broken, "difference": difference, "colours": colours}
+                return True
+    return False
+
+
+def _begin(job, prefix: str):
+    """A job's tournament file, its work folder and its random draws."""
+    n, seed, cpp, keep = job
+    work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="cpp-"))
+    work.mkdir(parents=True, exist_ok=True)
+    return work / f"{prefix}{n:06d}.trf", random.Random(seed * 1_000_003 + n)
 
 
 def one_of_ours(job: tuple[int, int, str, str | None]) -> tuple[Counter, list[str]]:
     n, seed, cpp, keep = job
-    work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="cpp-"))
-    work.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(seed * 1_000_003 + n)
-    path = work / f"o{n:06d}.trf"
+    path, rng = _begin(job, "o")
+    work = path.parent
     generate(path, rng)
     t = parse_trf(path.read_text())
     tally, kept = Counter(), []
@@ -215,20 +219,21 @@ def one_of_ours(job: tuple[int, int, str, str | None]) -> tuple[Counter, list[st
     return _done(path, keep, tally, kept)
 
 
-def _done(path: Path, keep: str | None, tally: Counter, kept: list[str]) -> tuple[Counter, list[str]]:
-    """A tournament finished: its file stays only when kept and something differed."""
+def _done(path: Path, keep: str | None, tally: Counter, kept: list[str],
+          counted: bool = True) -> tuple[Counter, list[str]]:
+    """A tournament finished: its file stays only when kept and something differed; a
+    work folder of its own goes with it."""
     if not (keep and kept):
-        path.unlink()
-    tally["tournaments"] += 1
+        path.unlink(missing_ok=True)
+    if not keep:
+        shutil.rmtree(path.parent, ignore_errors=True)
+    tally["tournaments"] += counted
     return tally, kept
 
 
 def one_of_theirs(job: tuple[int, int, str, str | None]) -> tuple[Counter, list[str]]:
     n, seed, cpp, keep = job
-    work = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="cpp-"))
-    work.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(seed * 1_000_003 + n)
-    path = work / f"c{n:06d}.trf"
+    path, rng = _begin(job, "c")
     players, rounds = rng.randint(9, 60), rng.randint(5, 11)
     rounds = min(rounds, players - 1)  # more rounds than that cannot be paired without meeting twice
     tally, kept = Counter(), []
@@ -248,12 +253,12 @@ def one_of_theirs(job: tuple[int, int, str, str | None]) -> tuple[Counter, list[
         path.unlink(missing_ok=True)
     else:
         tally["CPPDubovSystem generator gave no file in 50 tries"] += 1
-        return tally, kept
+        return _done(path, keep, tally, kept, counted=False)
     try:
         t = parse_trf(path.read_text())
     except TrfError as exc:
         tally["CPPDubovSystem's file is not valid TRF"] += 1
-        return tally, [f"{path.name}: not valid TRF: {exc}"]
+        return _done(path, keep, tally, [f"{path.name}: not valid TRF: {exc}"], counted=False)
     for k in range(1, t.rounds_played() + 1):
         theirs = file_round(t, k)
         tally["rounds"] += 1
