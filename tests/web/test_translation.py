@@ -95,8 +95,6 @@ def _english_in(page: str, allowed: set[str]) -> list[str]:
                 look(element.get(name), f"<{element.tag} {name}>")
             if element.tag == "input" and element.get("type") in {"submit", "button"}:
                 look(element.get("value"), "<input value>")
-            if element.tag == "option":
-                pass  # the option's text is its element.text, looked at above
         parent = element.getparent()
         tail_skipped = parent is not None and (
             parent.tag in SKIP_TAGS or any(a.tag in SKIP_TAGS for a in parent.iterancestors()) or english(parent)
