@@ -1,4 +1,6 @@
-"""Counted nouns in messages: "1 player", "2 players" (never "1 players" or "player(s)")."""
+"""English wording for the records (the audit trail, the rating report's lines): counted
+nouns ("1 player", "2 players"), points, labels in English.  Pages and messages count with
+Django's ngettext in the visitor's language instead."""
 
 from __future__ import annotations
 
