@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from ..engine import Result
 from ..models import Tournament
+from . import trf_records
 
 # records the import takes (what for), by TRF code
 _TAKEN = {
@@ -112,6 +113,14 @@ def version_of(text: str, data) -> tuple[str, str]:
     return "TRF-06", _("no record or bye code of a later version")
 
 
+def is_round_robin_file(data) -> bool:
+    """The file's type says round robin: 092 in words (as this program writes it, and as
+    most do) or 192 coded (FIDE_ROUNDROBIN, BERGER_DOUBLEROUNDROBIN ...)."""
+    kind = next((line[3:].strip().lower() for line in data.extra_lines if line[:3] == "092"), "")
+    coded = next((line[3:].strip().upper() for line in data.extra_lines if line[:3] == "192"), "")
+    return "round robin" in kind or "round-robin" in kind or "ROUNDROBIN" in coded
+
+
 def review(text: str, data, t: Tournament) -> Review:
     """Every adjustment the import of ``data`` (parsed from ``text``) into ``t`` makes."""
     version, why = version_of(text, data)
@@ -151,7 +160,14 @@ def review(text: str, data, t: Tournament) -> Review:
         r.notes.append(_("The tournament-rating method (172) is not taken; the settings' method applies (%(method)s).")
                        % {"method": t.get_rating_method_display()})
     if "192" in codes:
-        r.changes.append(_("Record 192 (encoded tournament type) is not taken; the pairing system is FIDE Dubov."))
+        kind = next(line[4:].strip() for line in text.splitlines() if line.startswith("192"))
+        if kind.upper() in trf_records.OWN_TYPES:  # the acceleration itself is read from the 250 records
+            r.notes.append(_("Tournament type (192): %(kind)s.") % {"kind": kind})
+        else:
+            ours = "FIDE_ROUNDROBIN" if is_round_robin_file(data) else "FIDE_DUBOV"
+            r.changes.append(_("The file's tournament type (192) is %(kind)r; this program pairs it as %(ours)s: "
+                               "the file's rounds are kept as played, the next ones are paired as %(ours)s.")
+                             % {"kind": kind, "ours": ours})
     known = set(_TAKEN) | set(_RECOMPUTED) | {"012", "022", "032", "042", "052", "102", "112", "122", "172", "192",
                                                "NRS"}
     for code, lines in sorted(codes.items()):

@@ -166,7 +166,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             t.tiebreaks = tiebreak_list
         _description_from(t, data)
         t.acceleration = AccelerationMethod.BAKU if baku else AccelerationMethod.NONE
-        if _round_robin_file(data):
+        if import_review.is_round_robin_file(data):
             # the starting ranks are the Berger numbers the rounds were paired with
             t.system, t.rr_numbers = "round-robin", "hand"
             per_cycle = len(data.players) - 1 + len(data.players) % 2
@@ -296,12 +296,6 @@ def _description_from(t: Tournament, data) -> None:
         t.end_date = end
     if not t.time_control and data.time_control.strip():
         t.time_control = data.time_control.strip()[:Tournament._meta.get_field("time_control").max_length]
-
-
-def _round_robin_file(data) -> bool:
-    """The file's type (092) says round robin (as this program writes it, and as most do)."""
-    kind = next((line[3:].strip().lower() for line in data.extra_lines if line[:3] == "092"), "")
-    return "round robin" in kind or "round-robin" in kind
 
 
 def _read_tiebreak_record(data, problems: list) -> str | None:

@@ -1,6 +1,6 @@
 """The TRF-2026 tournament records a report carries beyond the header lines (C.04 Annex 2,
 version 2026): numbers of players (062, 072), type (092), the round dates (132, mandatory
-for rating), the program (182), the
+for rating), the program (182), the encoded type of tournament (192), the
 tie-breaks (202) and those that define the standings (212), and the encoded time
 control (222); and 260 records for the forbidden pairs.
 
@@ -16,10 +16,26 @@ import re
 from django.utils import timezone
 
 from ..engine import PointSystem
-from ..models import Player, Round, Tournament
+from ..models import AccelerationMethod, Player, Round, Tournament
 from ..reports.rating_change import official_rating
 
 PROGRAM = "Dubov arbiter (FIDE Dubov system, C.04.4.1)"
+
+
+def tournament_type(t: Tournament) -> str:
+    """192, from the Tournament-Type Code Table of TRF-2026 (the codes as FIDE's
+    tie-break tool reads them): FIDE_DUBOV, FIDE_DUBOV_BAKU with Baku acceleration,
+    FIDE_ROUNDROBIN or FIDE_DOUBLEROUNDROBIN for a round robin by FIDE's Berger tables."""
+    if t.round_robin:
+        return "FIDE_DOUBLEROUNDROBIN" if t.rr_cycles == 2 else "FIDE_ROUNDROBIN"
+    return "FIDE_DUBOV_BAKU" if t.acceleration != AccelerationMethod.NONE else "FIDE_DUBOV"
+
+
+# the types this program writes and reads back without a question (the acceleration and
+# the cycles are read from their own records)
+OWN_TYPES = frozenset({"FIDE_DUBOV", "FIDE_DUBOV_BAKU", "FIDE_ROUNDROBIN", "FIDE_DOUBLEROUNDROBIN",
+                       "BERGER_ROUNDROBIN", "BERGER_DOUBLEROUNDROBIN"})
+
 _TC = re.compile(r"^\s*(\d{1,3})\s*(?:'|’|m|min|minutes)?\s*(?:\+\s*(\d{1,3})\s*(?:\"|”|s|sec|seconds)?)?\s*$", re.I)
 
 
@@ -50,6 +66,7 @@ def records(t: Tournament, players: list[Player], rounds: list[Round], ps: Point
     if rounds:
         lines.append(round_dates(rounds))
     lines.append(f"182 {PROGRAM}")
+    lines.append(f"192 {tournament_type(t)}")
     if tiebreaks:
         lines += [f"202 {tiebreaks}", f"212 PTS, {tiebreaks}"]
     if tc := time_control(t.time_control):

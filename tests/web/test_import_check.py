@@ -208,5 +208,22 @@ def test_vcl_q50_the_apps_own_file_imports_without_a_question_and_keeps_national
     assert response.status_code == 302
     follow = chief_client.get(response["Location"]).content.decode()
     assert "File version: TRF-2026" in follow
+    assert "Tournament type (192): FIDE_DUBOV." in follow
     p = Player.objects.get(tournament=fresh, tpn=2)
     assert (p.national_rating, p.national_id) == (2211, "SLO-77")
+
+
+def test_vcl_q50_a_file_of_another_pairing_system_is_said_before_anything_is_written(chief_client, chief):
+    """192 naming another system (a Dutch file) is an adjustment asked at Level 3: the
+    rounds are kept as played and the next ones are paired by Dubov."""
+    source = Tournament.objects.create(slug="source", name="Source", rounds=5, owner=chief)
+    add_players(source, 6)
+    play_round(source)
+    text = interchange.export_trf(source).replace("192 FIDE_DUBOV", "192 FIDE_DUTCH_2025")
+    fresh, response = _import(chief_client, chief, text=text)
+    html = response.content.decode()
+    assert ("The file&#x27;s tournament type (192) is &#x27;FIDE_DUTCH_2025&#x27;; this program pairs it as "
+            "FIDE_DUBOV: the file&#x27;s rounds are kept as played, the next ones are paired as FIDE_DUBOV.") in html
+    assert fresh.player_set.count() == 0  # nothing written before the answer
+    response = confirm(chief_client, response)
+    assert fresh.player_set.count() == 6

@@ -217,6 +217,7 @@ def test_a_round_robin_is_exported_and_imported_as_one(chief, tournament):
     play_round(tournament)
     text = interchange.export_trf(tournament)
     assert "092 Individual: round robin (Berger tables)" in text
+    assert "192 FIDE_DOUBLEROUNDROBIN" in text.splitlines()
     fresh = Tournament.objects.create(slug="again", name="Again", owner=chief)
     interchange.import_trf(fresh, text)
     fresh.refresh_from_db()

@@ -1,5 +1,5 @@
 """The TRF-2026 tournament records of the report (VCL4THP Q217; C.04 Annex 2, 2026):
-062, 072, 092, 132 (round dates, mandatory for rating), 142, 152, 162, 182, 202, 212,
+062, 072, 092, 132 (round dates, mandatory for rating), 142, 152, 162, 182, 192, 202, 212,
 222; a file with them imports back unchanged."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def test_vcl_q217_the_report_carries_the_round_dates_and_the_tournament_records(
     dates = next(line for line in lines if line.startswith("132"))
     assert dates[91:99] == "26/11/20" and dates[101:109] == "26/11/21"  # columns 92-99, 102-109
     for record in ("062 6", "072 5", "092 Individual: Swiss system (FIDE Dubov)", "142 5", "152 W",
-                   "202 BH/C1, BH, SB", "212 PTS, BH/C1, BH, SB", "222 5400+30"):
+                   "192 FIDE_DUBOV", "202 BH/C1, BH, SB", "212 PTS, BH/C1, BH, SB", "222 5400+30"):
         assert record in lines, record
     assert any(line.startswith("182 Dubov arbiter") for line in lines)
     assert not any(line.startswith("162") for line in lines)  # the default scoring needs none
@@ -43,6 +43,22 @@ def test_vcl_q217_the_report_carries_the_round_dates_and_the_tournament_records(
     assert interchange.import_trf(fresh, text) == 6
     assert fresh.round_set.count() == 2
     assert interchange.export_trf(fresh).count("\n001 ") == text.count("\n001 ")
+
+
+def test_vcl_q217_the_encoded_tournament_type_follows_the_acceleration_and_the_system(tournament):
+    """192 from TRF-2026's Tournament-Type Code Table: FIDE_DUBOV, FIDE_DUBOV_BAKU with Baku
+    acceleration, FIDE_ROUNDROBIN for a round robin."""
+    from pairing.models import AccelerationMethod, PairingSystem
+
+    add_players(tournament, 8)
+    assert "192 FIDE_DUBOV" in interchange.export_trf(tournament).splitlines()
+    Tournament.objects.filter(pk=tournament.pk).update(acceleration=AccelerationMethod.BAKU)
+    tournament.refresh_from_db()
+    assert "192 FIDE_DUBOV_BAKU" in interchange.export_trf(tournament).splitlines()
+    Tournament.objects.filter(pk=tournament.pk).update(acceleration=AccelerationMethod.NONE,
+                                                       system=PairingSystem.ROUND_ROBIN)
+    tournament.refresh_from_db()
+    assert "192 FIDE_ROUNDROBIN" in interchange.export_trf(tournament).splitlines()
 
 
 @pytest.mark.parametrize("text, code", [
