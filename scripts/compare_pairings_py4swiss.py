@@ -40,6 +40,9 @@ def generate(path: Path, rng: random.Random) -> None:
         "--draw-rate", f"{rng.uniform(0.15, 0.45):.2f}", "--forfeit-rate", f"{rng.uniform(0, 0.05):.3f}",
         "--bye-rate", f"{rng.uniform(0, 0.06):.3f}", "--withdrawal-rate", f"{rng.uniform(0, 0.02):.3f}",
         "--late-entry-rate", f"{rng.uniform(0, 0.05):.3f}", "--forbidden-pairs", "0", "--acceleration", "none",
+        # the generator's later options pinned to what it did before them (no odd scores,
+        # uniform ratings), so that a seed's tournaments stay those of the earlier runs
+        "--odd-result-rate", "0", "--rating-step", "0",
     ])
 
 

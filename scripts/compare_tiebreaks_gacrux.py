@@ -81,6 +81,9 @@ def our_options(rng: random.Random) -> list[str]:
         "--draw-rate", f"{rng.uniform(0.15, 0.45):.2f}", "--forfeit-rate", f"{rng.uniform(0, 0.06):.3f}",
         "--bye-rate", f"{rng.uniform(0, 0.08):.3f}", "--withdrawal-rate", f"{rng.uniform(0, 0.02):.3f}",
         "--late-entry-rate", f"{rng.uniform(0, 0.06):.3f}", "--tiebreaks", "BH",
+        # the generator's later options pinned to what it did before them (no odd scores,
+        # uniform ratings), so that a seed's tournaments stay those of the earlier runs
+        "--odd-result-rate", "0", "--rating-step", "0",
     ]
 
 

@@ -16,8 +16,9 @@ as recorded in that round) and print each difference board by board.
 list) and reports each difference.
 
 ``-g``: write a random tournament, every round paired by this engine (``--fast``: a
-plausible but not Dubov-paired history, for benchmarks), as TRF-16 with ``XXR``,
-``XXC``, ``XXS`` and ``202`` lines and ranks from that tie-break list.  Options left out
+plausible but not Dubov-paired history, for benchmarks), as TRF-2026 (062, 072, 092,
+142, 152, 192, 202, 212, 250, with the engines' ``XXR``, ``XXC``, ``XXS``, ``XXP`` beside
+them) and ranks from the 202 tie-break list; ``--trf16`` writes TRF-16 instead.  Options left out
 take random values from the seed; without ``--seed`` a fresh seed is drawn and printed,
 and the file's first ``###`` line is the command that repeats the run byte for byte.
 
@@ -409,11 +410,11 @@ def _positive(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="python -m pairing.engine",
-        description="FIDE Dubov system (C.04.4.1) pairing engine: pair, check or generate TRF-16 files.",
+        description="FIDE Dubov system (C.04.4.1) pairing engine: pair, check or generate TRF files (TRF-2026, TRF-16).",
         epilog="Exit status: 0 ok, 1 no legal pairing, 2 usage error, 3 invalid input, 4 checker found differences.",
     )
     ap.add_argument("--dubov", action="store_true", required=True, help="the pairing system (the only one)")
-    ap.add_argument("file", nargs="?", help="TRF-16 input file (for -p and -c)")
+    ap.add_argument("file", nargs="?", help="TRF-2026 or TRF-16 input file (for -p and -c)")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument(
         "-p",
@@ -429,39 +430,9 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("-g", dest="generate", action="store_true", help="generate a random tournament")
     ap.add_argument("--round", type=_positive, help="with -p: the round to pair (default: the next one)")
     ap.add_argument("--explain", action="store_true", help="with -p: print the engine's reasoning")
-    g = ap.add_argument_group(
-        "generator (-g)",
-        "Options left out take random values from the run's seed (see pairing/engine/cli_tools.py "
-        "for the ranges), or with --fixed their fixed defaults; the file's ### line repeats the run.",
-    )
-    g.add_argument("--players", type=_positive)
-    g.add_argument("--rounds", type=_positive, help="rounds declared (XXR)")
-    g.add_argument("--played", type=int, help="rounds to play (default: all)")
-    g.add_argument("--seed", type=int, help="default: a fresh one, printed on standard error and written in the file")
-    g.add_argument("--draw-rate", type=_rate)
-    g.add_argument("--forfeit-rate", type=_rate)
-    g.add_argument("--bye-rate", type=_rate)
-    g.add_argument("--withdrawal-rate", type=_rate)
-    g.add_argument("--late-entry-rate", type=_rate)
-    g.add_argument("--rating-min", type=_positive)
-    g.add_argument("--rating-max", type=_positive)
-    g.add_argument("--ratings", type=_ratings, help="one rating per player, comma-separated (sets --players)")
-    g.add_argument("--initial-colour", choices=["white", "black"], help="default: drawn from the seed")
-    g.add_argument("--forbidden-pairs", type=int)
-    g.add_argument(
-        "--acceleration", choices=["none", "baku"],
-        help="Baku acceleration (C.04.5.1), written as 250 records (default: drawn, 'baku' one run in four)",
-    )
-    g.add_argument("--tiebreaks", help="the tie-break list (202) that ranks the file, e.g. 'BH/C1, BH, SB'")
-    g.add_argument(
-        "--fixed", action="store_true",
-        help="options left out take fixed defaults (needs --players and --rounds); results by the logistic "
-        "expectation and a fixed draw rate instead of FIDE's rating table",
-    )
-    g.add_argument(
-        "--fast", action="store_true", help="plausible history without the Dubov pairer (benchmarks)"
-    )
-    g.add_argument("-o", dest="output", metavar="OUT.trf", help="output file (default stdout)")
+    from .cli_tools import add_generator_arguments
+
+    add_generator_arguments(ap, _rate, _positive, _ratings)
     return ap
 
 

@@ -12,6 +12,7 @@ and written into the file with every value used, so ``--seed`` repeats any run (
 
 from __future__ import annotations
 
+import argparse
 import random
 import secrets
 import shlex
@@ -35,6 +36,22 @@ RANDOM_RANGES: dict[str, tuple[object, tuple]] = {
     "forbidden_pairs": (0, (0, 2)),
 }
 # --acceleration: fixed "none"; drawn "baku" in one run out of four
+# drawn after the acceleration, so that the values above stay what earlier versions drew:
+# requested byes of each kind (per player-round; with --bye-rate given, or --fixed, its
+# 60/30/10 split instead), the share of double forfeits among the forfeited boards, odd
+# scores (½-0, 0-½, 0-0 per board played), and a rating ladder in one run out of three
+LATER_RANGES: dict[str, tuple[object, tuple]] = {
+    "half_bye_rate": (None, (0.0, 0.04)),
+    "zero_bye_rate": (None, (0.0, 0.02)),
+    "full_bye_rate": (None, (0.0, 0.01)),
+    "double_forfeit_share": (0.1, (0.0, 0.3)),
+    "odd_result_rate": (0.0, (0.0, 0.01)),
+    "rating_step": (None, (1, 40)),  # and at most (rating_max - rating_min) / players
+    "rating_spread": (0, (0, 100)),
+}
+BYE_SPLIT = (0.6, 0.3, 0.1)  # H, Z, F of a single --bye-rate
+# records TRF-16 does not have (written only in the TRF-2026 output)
+TRF26_ONLY = ("062", "072", "092", "142", "152", "162", "182", "192", "202", "212", "240", "250", "260")
 TIEBREAK_LISTS = ("BH/C1, BH, SB", "BH/C1, BH/M1, SB, DE", "ARO/C1, BH/C1, SB", "DE, WIN, BH/C1, SB", "SB, BH, PS")
 FIXED_TIEBREAKS = "BH/C1, BH, SB"
 
@@ -47,8 +64,9 @@ class Resolved:
     values: dict
     tiebreaks: str
     drawn_seed: bool
+    fixed: bool = False
 
-    def command(self, fast: bool, played: int | None) -> str:
+    def command(self, fast: bool, played: int | None, trf16: bool = False) -> str:
         """The command line that repeats this run."""
         parts = ["python -m pairing.engine --dubov -g", f"--seed {self.seed}"]
         for name, value in self.values.items():
@@ -64,6 +82,10 @@ class Resolved:
             parts.append(f"--played {played}")
         if fast:
             parts.append("--fast")
+        if trf16:
+            parts.append("--trf16")
+        if self.fixed:
+            parts.append("--fixed")  # the results' model (the logistic expectation) goes with it
         return " ".join(parts)
 
 
@@ -108,7 +130,113 @@ def resolve(args) -> Resolved:
     # drawn last, so that the values above stay what earlier versions drew for a seed
     given = getattr(args, "acceleration", None)
     values["acceleration"] = given or ("none" if args.fixed else rng.choice(["none", "none", "none", "baku"]))
-    return Resolved(seed, values, tiebreaks, drawn_seed)
+    _resolve_later(args, rng, values)
+    return Resolved(seed, values, tiebreaks, drawn_seed, bool(args.fixed))
+
+
+def _resolve_later(args, rng: random.Random, values: dict) -> None:
+    """The options added after the first version, drawn after the others (see
+    :data:`LATER_RANGES`).  Raises ValueError for options that contradict each other."""
+
+    def drawn(name: str, digits: int = 3) -> float:
+        lo, hi = LATER_RANGES[name][1]
+        return round(rng.uniform(lo, hi), digits)
+
+    kinds = ("half_bye_rate", "zero_bye_rate", "full_bye_rate")
+    given = [getattr(args, k, None) for k in kinds]
+    if any(v is not None for v in given):
+        if args.bye_rate is not None:
+            raise ValueError("give --bye-rate or the rate of each kind of bye, not both")
+        rates = [v if v is not None else 0.0 if args.fixed else drawn(k) for k, v in zip(kinds, given, strict=True)]
+    elif args.bye_rate is not None or args.fixed:
+        rates = [round(values["bye_rate"] * share, 4) for share in BYE_SPLIT]
+    else:
+        weights = [rng.random() for _ in kinds]
+        rates = [round(values["bye_rate"] * w / (sum(weights) or 1), 4) for w in weights]
+    if sum(rates) > 1:
+        raise ValueError("the byes of the three kinds add up to more than one per player and round")
+    del values["bye_rate"]  # the three rates say it
+    values.update(zip(kinds, rates, strict=True))
+
+    forfeits = values["forfeit_rate"]
+    double = getattr(args, "double_forfeit_rate", None)
+    if double is None:
+        share = 0.1 if args.fixed or args.forfeit_rate is not None else drawn("double_forfeit_share")
+        double = round(forfeits * share, 4)
+    elif double > forfeits:
+        raise ValueError("--double-forfeit-rate counts boards among the forfeited ones: it cannot exceed --forfeit-rate")
+    values["double_forfeit_rate"] = double
+    odd = getattr(args, "odd_result_rate", None)
+    values["odd_result_rate"] = odd if odd is not None else 0.0 if args.fixed else drawn("odd_result_rate")
+
+    step, spread = getattr(args, "rating_step", None), getattr(args, "rating_spread", None)
+    if (step or 0) < 0 or (spread or 0) < 0:
+        raise ValueError("the rating step and spread cannot be negative")
+    if spread is not None and not step:
+        raise ValueError("--rating-spread goes with a --rating-step of 1 or more")
+    if step and values["ratings"] is not None:
+        raise ValueError("give --ratings or --rating-step, not both")
+    if step is None and values["ratings"] is None:
+        step = 0  # uniform between --rating-min and --rating-max
+        if not args.fixed and rng.random() < 1 / 3:
+            widest = (values["rating_max"] - values["rating_min"]) // max(1, values["players"])
+            step = rng.randint(1, max(1, min(LATER_RANGES["rating_step"][1][1], widest)))
+            spread = rng.randint(*LATER_RANGES["rating_spread"][1])
+    values["rating_step"] = step
+    values["rating_spread"] = (spread or 0) if step else None
+
+
+def add_generator_arguments(ap: argparse.ArgumentParser, rate, positive, ratings) -> None:
+    """The ``-g`` options (``rate``, ``positive``, ``ratings``: the command line's types)."""
+    g = ap.add_argument_group(
+        "generator (-g)",
+        "Options left out take random values from the run's seed (see pairing/engine/cli_tools.py "
+        "for the ranges), or with --fixed their fixed defaults; the file's ### line repeats the run.",
+    )
+    g.add_argument("--players", type=positive)
+    g.add_argument("--rounds", type=positive, help="rounds declared (142)")
+    g.add_argument("--played", type=int, help="rounds to play (default: all)")
+    g.add_argument("--seed", type=int, help="default: a fresh one, printed on standard error and written in the file")
+    g.add_argument("--draw-rate", type=rate)
+    g.add_argument("--forfeit-rate", type=rate, help="boards forfeited, by one player or both")
+    g.add_argument("--double-forfeit-rate", type=rate,
+                   help="boards forfeited by both players (part of --forfeit-rate; default a tenth of it)")
+    g.add_argument("--odd-result-rate", type=rate, help="boards played scored ½-0, 0-½ or 0-0")
+    g.add_argument("--bye-rate", type=rate,
+                   help="requested byes per player and round: half-point 60 %%, zero-point 30 %%, full-point 10 %%")
+    g.add_argument("--half-bye-rate", type=rate, help="requested half-point byes per player and round")
+    g.add_argument("--zero-bye-rate", type=rate, help="requested zero-point byes per player and round")
+    g.add_argument("--full-bye-rate", type=rate,
+                   help="requested full-point byes per player and round (the pairing-allocated bye has no rate: it "
+                   "follows from an odd number of players present)")
+    g.add_argument("--withdrawal-rate", type=rate)
+    g.add_argument("--late-entry-rate", type=rate)
+    g.add_argument("--rating-min", type=positive)
+    g.add_argument("--rating-max", type=positive)
+    g.add_argument("--rating-step", type=int,
+                   help="ratings as a ladder: --rating-max for the first player, this much less for each next "
+                   "(0: drawn uniformly between --rating-min and --rating-max; default: that, or a ladder one run "
+                   "in three)")
+    g.add_argument("--rating-spread", type=int, help="with --rating-step: standard deviation added to each rating")
+    g.add_argument("--ratings", type=ratings, help="one rating per player, comma-separated (sets --players)")
+    g.add_argument("--initial-colour", choices=["white", "black"], help="default: drawn from the seed")
+    g.add_argument("--forbidden-pairs", type=int)
+    g.add_argument(
+        "--acceleration", choices=["none", "baku"],
+        help="Baku acceleration (C.04.5.1), written as 250 records (default: drawn, 'baku' one run in four)",
+    )
+    g.add_argument("--tiebreaks", help="the tie-break list (202) that ranks the file, e.g. 'BH/C1, BH, SB'")
+    g.add_argument(
+        "--fixed", action="store_true",
+        help="options left out take fixed defaults (needs --players and --rounds); results by the logistic "
+        "expectation and a fixed draw rate instead of FIDE's rating table",
+    )
+    g.add_argument(
+        "--fast", action="store_true", help="plausible history without the Dubov pairer (benchmarks)"
+    )
+    g.add_argument("--trf16", action="store_true",
+                   help="write TRF-16 (XXR, XXC, XXS, XXP; no TRF-2026 records) instead of TRF-2026")
+    g.add_argument("-o", dest="output", metavar="OUT.trf", help="output file (default stdout)")
 
 
 def standings(t, played: int, order_text: str | None):
@@ -154,35 +282,60 @@ def colour_of(text: str | None) -> Colour | None:
     return {"white": Colour.WHITE, "black": Colour.BLACK, None: None}[text]
 
 
-def generated_text(args) -> tuple[str, int, bool]:
-    """The generated tournament as TRF text, its seed, and whether the seed was drawn.
-    Raises ValueError or :class:`~pairing.engine.model.EngineError`."""
-    run = resolve(args)
+def generator_config(run: Resolved, fixed: bool) -> GeneratorConfig:
+    """The generator's configuration from a run's values (as the ``###`` line writes them,
+    so that the line repeats the run)."""
     v = run.values
-    config = GeneratorConfig(
+    half, zero, full = v["half_bye_rate"], v["zero_bye_rate"], v["full_bye_rate"]
+    byes = half + zero + full
+    forfeits = v["forfeit_rate"]
+    return GeneratorConfig(
         players=v["players"],
         rounds=v["rounds"],
         seed=run.seed,
         draw_rate=v["draw_rate"],
-        forfeit_rate=v["forfeit_rate"],
-        bye_rate=v["bye_rate"],
+        forfeit_rate=forfeits,
+        double_forfeit_share=v["double_forfeit_rate"] / forfeits if forfeits else 0.1,
+        odd_result_rate=v["odd_result_rate"],
+        bye_rate=byes,
+        bye_kinds=(half / byes, (half + zero) / byes) if byes else (0.6, 0.9),
         withdrawal_rate=v["withdrawal_rate"],
         late_entry_rate=v["late_entry_rate"],
         rating_min=v["rating_min"],
         rating_max=v["rating_max"],
+        rating_step=v["rating_step"] or None,
+        rating_spread=float(v["rating_spread"] or 0),
         initial_colour=colour_of(v["initial_colour"]),
         forbidden_pairs=v["forbidden_pairs"],
         ratings=v["ratings"],
-        results="elo" if args.fixed else "fide",
+        results="elo" if fixed else "fide",
         baku=v["acceleration"] == "baku",
     )
+
+
+def generated_text(args) -> tuple[str, int, bool]:
+    """The generated tournament as TRF text (TRF-2026; ``args.trf16``: TRF-16), its seed,
+    and whether the seed was drawn.  Raises ValueError or
+    :class:`~pairing.engine.model.EngineError`."""
+    run = resolve(args)
+    trf16 = getattr(args, "trf16", False)
+    if trf16 and run.values["acceleration"] == "baku":
+        raise ValueError("TRF-16 has no record for Baku acceleration's virtual points (250): "
+                         "leave out --trf16 or give --acceleration none")
+    config = generator_config(run, args.fixed)
     generated = generate_fast(config, args.played) if args.fast else generate(config, rounds_to_play=args.played)
     kind = "fast plausible history" if args.fast else "every round paired by the Dubov engine"
     t = from_generated(generated, name=f"Random Dubov tournament, seed {run.seed} ({kind})")
     ranked = standings(t, t.rounds_played(), run.tiebreaks)
+    coded = "FIDE_DUBOV_BAKU" if config.baku else "FIDE_DUBOV"
     t = replace(
         t,
         players=tuple(replace(p, points=ranked[p.id][0], rank=ranked[p.id][1]) for p in t.players),
-        extra_lines=(f"### {run.command(args.fast, args.played)}", f"202 {run.tiebreaks}", *t.extra_lines),
+        extra_lines=(f"### {run.command(args.fast, args.played, trf16)}", f"062 {len(t.players)}",
+                     f"072 {sum(1 for p in t.players if p.rating)}", "092 Individual: Swiss system (FIDE Dubov)",
+                     f"192 {coded}", f"202 {run.tiebreaks}", f"212 PTS, {run.tiebreaks}", *t.extra_lines),
     )
-    return dump_trf(t), run.seed, run.drawn_seed
+    text = dump_trf(t)
+    if trf16:
+        text = "".join(line for line in text.splitlines(keepends=True) if line[:3] not in TRF26_ONLY)
+    return text, run.seed, run.drawn_seed

@@ -22,11 +22,21 @@ Choices (documented here because other code relies on them):
   ``withdrawal_rate`` per round; a withdrawn player has ``Z`` from then on and
   stays in the snapshot.
 * Requested byes: every active player requests one with probability
-  ``bye_rate`` per round: ``H`` (60 %), ``Z`` (30 %) or ``F`` (10 %, exercising
-  D8).  Requested byes are absences of that round.
-* Results: a board is forfeited with probability ``forfeit_rate`` (one in ten
-  of those is a double forfeit, ``-``/``-``); otherwise it is a draw with
-  probability ``draw_rate`` and else decided by the Elo expectation of White.
+  ``bye_rate`` per round, of the kind ``bye_kinds`` says: ``H`` below its first
+  share, ``Z`` below its second, else ``F`` (default 60 %, 30 %, 10 %; ``F``
+  exercises D8).  Requested byes are absences of that round.  The
+  pairing-allocated bye has no rate: it follows from an odd number present.
+* Results: a board is forfeited with probability ``forfeit_rate``
+  (``double_forfeit_share`` of those, default one in ten, is a double forfeit,
+  ``-``/``-``; the rest a forfeit win for either side alike); otherwise, with
+  probability ``odd_result_rate``, an odd score over the board (½-0, 0-½ or
+  0-0 alike); otherwise it is a draw with
+  probability ``draw_rate`` and else decided by the Elo expectation of White
+  (``results="fide"``: FIDE's rating table).
+* Ratings: drawn uniformly in [``rating_min``, ``rating_max``], or given one per
+  player (``ratings``), or a ladder (``rating_step``): ``rating_max`` for the
+  first, ``rating_step`` less for each next, plus a normal spread of standard
+  deviation ``rating_spread``, never below ``rating_min``.
 * Baku acceleration (``baku``): GA is ids 1..2*ceil(M/4) of the M players present
   from round 1 (late entries come after them, so never in GA); the virtual points go
   into every snapshot and, by :func:`~pairing.engine.trf.from_generated`, into ``250``
@@ -72,6 +82,11 @@ class GeneratorConfig:
     draw_rate: float = 0.3
     forfeit_rate: float = 0.02
     bye_rate: float = 0.03  # requested H/Z/F byes per player-round
+    bye_kinds: tuple[float, float] = (0.6, 0.9)  # cumulative shares of H, then H+Z (the rest F)
+    double_forfeit_share: float = 0.1  # of the forfeited boards
+    odd_result_rate: float = 0.0  # per board played: ½-0, 0-½ or 0-0
+    rating_step: int | None = None  # a ladder from rating_max instead of uniform ratings
+    rating_spread: float = 0.0  # standard deviation added to the ladder
     withdrawal_rate: float = 0.01  # per player-round, from round 2
     late_entry_rate: float = 0.0  # share of players who join after round 1
     rating_min: int = 1000
@@ -160,8 +175,9 @@ class _Sim:
                 continue
             if rng.random() < c.bye_rate:
                 x = rng.random()
+                half, zero = c.bye_kinds
                 self.requested[pid] = (
-                    Result.HALF_BYE if x < 0.6 else Result.ZERO_BYE if x < 0.9 else Result.FULL_BYE
+                    Result.HALF_BYE if x < half else Result.ZERO_BYE if x < zero else Result.FULL_BYE
                 )
                 absent.add(pid)
         fs = frozenset(absent)
@@ -174,12 +190,15 @@ class _Sim:
         hw, hb = self.histories[white], self.histories[black]
         if rng.random() < c.forfeit_rate:
             x = rng.random()
-            if x < 0.1:
+            double = c.double_forfeit_share
+            if x < double:
                 rw, rb = Result.FORFEIT_LOSS, Result.FORFEIT_LOSS
-            elif x < 0.55:
+            elif x < double + (1 - double) / 2:
                 rw, rb = Result.FORFEIT_WIN, Result.FORFEIT_LOSS
             else:
                 rw, rb = Result.FORFEIT_LOSS, Result.FORFEIT_WIN
+        elif c.odd_result_rate and rng.random() < c.odd_result_rate:  # no draw at all when 0
+            rw, rb = rng.choice([(Result.DRAW, Result.LOSS), (Result.LOSS, Result.DRAW), (Result.LOSS, Result.LOSS)])
         elif c.results == "fide":
             rw, rb = self._fide_result(white, black)
         elif rng.random() < c.draw_rate:
@@ -268,8 +287,18 @@ def _setup(config: GeneratorConfig) -> _Sim:
     given = list(config.ratings) if config.ratings is not None else None
     if given is not None and (len(given) != n or min(given) < 1):
         raise ValueError(f"{len(given)} ratings given for {n} players (each at least 1)")
+    if config.rating_step is not None and (config.rating_step < 0 or config.rating_spread < 0):
+        raise ValueError("the rating step and spread cannot be negative")
+
+    def ladder(k: int) -> int:
+        """The k-th rating of the ladder (k from 0)."""
+        spread = rng.gauss(0, config.rating_spread) if config.rating_spread else 0.0
+        return max(config.rating_min, round(config.rating_max - config.rating_step * k + spread))
+
     if given is not None:
         drawn = sorted(given[:start], reverse=True)
+    elif config.rating_step is not None:
+        drawn = sorted((ladder(k) for k in range(start)), reverse=True)
     else:
         drawn = [rng.randint(config.rating_min, config.rating_max) for _ in range(start)]
         drawn.sort(reverse=True)
@@ -278,7 +307,12 @@ def _setup(config: GeneratorConfig) -> _Sim:
     late_rounds = sorted(rng.randint(2, config.rounds) for _ in range(late))
     for k, rnd in enumerate(late_rounds):
         pid = start + k + 1
-        ratings[pid] = given[start + k] if given is not None else rng.randint(config.rating_min, config.rating_max)
+        if given is not None:
+            ratings[pid] = given[start + k]
+        elif config.rating_step is not None:
+            ratings[pid] = ladder(start + k)
+        else:
+            ratings[pid] = rng.randint(config.rating_min, config.rating_max)
         arrival[pid] = rnd
     colour = config.initial_colour
     if colour is None:

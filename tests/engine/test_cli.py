@@ -88,7 +88,7 @@ def test_explain_names_the_bye_once_with_its_reasons(tmp_path: Path, capsys) -> 
     2.1 criteria without naming the player again."""
     trf = tmp_path / "odd.trf"
     code, _, _ = run(capsys, "--dubov", "-g", "--players", "11", "--rounds", "5", "--played", "3", "--seed", "4",
-                     "-o", str(trf))
+                     "--bye-rate", "0", "--withdrawal-rate", "0", "--late-entry-rate", "0", "-o", str(trf))
     assert code == 0
     code, out, _ = run(capsys, "--dubov", str(trf), "-p", "--explain")
     assert code == 0

@@ -33,7 +33,11 @@ def test_vcl_q25_unset_options_take_random_values_within_the_documented_ranges(c
     words = shlex.split(command[4:])
     values = {words[i][2:]: words[i + 1] for i in range(len(words) - 1) if words[i].startswith("--")}
     assert 8 <= int(values["players"]) <= 60 and 1 <= int(values["rounds"]) <= 11
-    assert 0.10 <= float(values["draw-rate"]) <= 0.45 and 0 <= float(values["bye-rate"]) <= 0.06
+    assert 0.10 <= float(values["draw-rate"]) <= 0.45
+    byes = [float(values[f"{kind}-bye-rate"]) for kind in ("half", "zero", "full")]
+    assert min(byes) >= 0 and sum(byes) <= 0.06 + 1e-9
+    assert 0 <= float(values["double-forfeit-rate"]) <= float(values["forfeit-rate"]) <= 0.03
+    assert 0 <= float(values["odd-result-rate"]) <= 0.01
     # the ### line is the command that repeats the file byte for byte
     again, _ = gen(capsys, tmp_path, *words[4:], name="again.trf")
     assert again == text
@@ -44,8 +48,90 @@ def test_vcl_q25_unset_options_take_random_values_within_the_documented_ranges(c
 
 def test_vcl_q25_fixed_keeps_the_fixed_defaults(capsys, tmp_path):
     text, _ = gen(capsys, tmp_path, "--fixed", "--players", "12", "--rounds", "5", "--seed", "3")
-    assert "--draw-rate 0.3 --forfeit-rate 0.02 --bye-rate 0.03" in text
+    assert "--draw-rate 0.3 --forfeit-rate 0.02" in text
+    # the single bye rate's split (60/30/10) and a tenth of the forfeits double
+    assert ("--half-bye-rate 0.018 --zero-bye-rate 0.009 --full-bye-rate 0.003 --double-forfeit-rate 0.002 "
+            "--odd-result-rate 0.0 --rating-step 0") in text
     assert "202 BH/C1, BH, SB" in text.splitlines()
+    command = next(line for line in text.splitlines() if line.startswith("### python -m pairing.engine"))
+    again, _ = gen(capsys, tmp_path, *shlex.split(command[4:])[4:], name="again.trf")
+    assert again == text  # --fixed is on the line: its results' model goes with it
+
+
+def _results(text: str) -> list[tuple[str, str]]:
+    """(white's code, black's code) of every board of the file, once each."""
+    players = {p.id: p for p in parse_trf(text).players}
+    out = []
+    for p in players.values():
+        for k, e in enumerate(p.history):
+            if e.opponent is not None and e.colour is not None and e.colour.name == "WHITE":
+                out.append((e.result.value, players[e.opponent].history[k].result.value))
+    return out
+
+
+def test_vcl_q24_each_kind_of_bye_forfeit_and_odd_score_has_its_own_rate(capsys, tmp_path):
+    base = ["--players", "20", "--rounds", "7", "--seed", "8", "--withdrawal-rate", "0", "--late-entry-rate", "0",
+            "--acceleration", "none"]
+    text, _ = gen(capsys, tmp_path, *base, "--half-bye-rate", "0.15", "--zero-bye-rate", "0", "--full-bye-rate", "0",
+                  "--forfeit-rate", "0", "--odd-result-rate", "0", name="h.trf")
+    codes = {e.result.value for p in parse_trf(text).players for e in p.history}
+    assert "H" in codes and not codes & {"Z", "F", "+", "-"}
+    text, _ = gen(capsys, tmp_path, *base, "--half-bye-rate", "0", "--zero-bye-rate", "0", "--full-bye-rate", "0.15",
+                  "--forfeit-rate", "0", "--odd-result-rate", "0", name="f.trf")
+    codes = {e.result.value for p in parse_trf(text).players for e in p.history}
+    assert "F" in codes and not codes & {"H", "Z"}
+    # every forfeit a double forfeit; odd scores over the board
+    text, _ = gen(capsys, tmp_path, *base, "--bye-rate", "0", "--forfeit-rate", "0.2", "--double-forfeit-rate", "0.2",
+                  "--odd-result-rate", "0.3", name="odd.trf")
+    boards = _results(text)
+    forfeits = [b for b in boards if "+" in b or "-" in b]
+    assert forfeits and all(b == ("-", "-") for b in forfeits)
+    assert {("=", "0"), ("0", "="), ("0", "0")} <= set(boards)
+    text, _ = gen(capsys, tmp_path, *base, "--bye-rate", "0", "--forfeit-rate", "0.3", "--double-forfeit-rate", "0",
+                  "--odd-result-rate", "0", name="single.trf")
+    forfeits = [b for b in _results(text) if "+" in b or "-" in b]
+    assert {("+", "-"), ("-", "+")} <= set(forfeits) and ("-", "-") not in forfeits
+
+
+def test_vcl_q24_options_that_contradict_each_other_are_refused(capsys, tmp_path):
+    for argv, words in (
+        (["--bye-rate", "0.05", "--half-bye-rate", "0.02"], "--bye-rate or the rate of each kind"),
+        (["--forfeit-rate", "0.01", "--double-forfeit-rate", "0.02"], "cannot exceed --forfeit-rate"),
+        (["--rating-spread", "30"], "--rating-spread goes with"),
+        (["--ratings", "2000,1900,1800", "--rating-step", "10"], "--ratings or --rating-step"),
+        (["--acceleration", "baku", "--trf16"], "TRF-16 has no record for Baku"),
+    ):
+        path = tmp_path / "refused.trf"
+        assert main(["--dubov", "-g", "--players", "8", "--rounds", "3", "--seed", "1", *argv, "-o", str(path)]) == 3
+        assert words in capsys.readouterr().err
+        assert not path.exists()
+
+
+def test_vcl_q28_ratings_as_a_ladder_with_a_spread(capsys, tmp_path):
+    text, _ = gen(capsys, tmp_path, "--players", "10", "--rounds", "3", "--seed", "2", "--late-entry-rate", "0",
+                  "--rating-max", "2400", "--rating-min", "1000", "--rating-step", "20", "--rating-spread", "0")
+    assert [p.rating for p in parse_trf(text).players] == list(range(2400, 2200, -20))
+    text, _ = gen(capsys, tmp_path, "--players", "10", "--rounds", "3", "--seed", "2", "--late-entry-rate", "0",
+                  "--rating-max", "2400", "--rating-min", "1000", "--rating-step", "20", "--rating-spread", "50",
+                  name="spread.trf")
+    ratings = [p.rating for p in parse_trf(text).players]
+    assert ratings == sorted(ratings, reverse=True) and ratings != list(range(2400, 2200, -20))
+    assert all(abs(r - ladder) < 300 for r, ladder in zip(sorted(ratings, reverse=True), range(2400, 2200, -20), strict=True))
+
+
+def test_the_generated_file_is_trf_2026_and_trf_16_on_request(capsys, tmp_path):
+    argv = ["--players", "9", "--rounds", "4", "--seed", "6", "--acceleration", "none", "--tiebreaks", "BH, SB"]
+    text, _ = gen(capsys, tmp_path, *argv)
+    lines = text.splitlines()
+    for record in ("062 9", "092 Individual: Swiss system (FIDE Dubov)", "142 4", "192 FIDE_DUBOV", "202 BH, SB",
+                   "212 PTS, BH, SB"):
+        assert record in lines, record
+    old, _ = gen(capsys, tmp_path, *argv, "--trf16", name="old.trf")
+    assert not any(line[:3] in ("062", "092", "142", "152", "192", "202", "212", "250") for line in old.splitlines())
+    assert "XXR 4" in old.splitlines()
+    assert [p.history for p in parse_trf(old).players] == [p.history for p in parse_trf(text).players]
+    baku, _ = gen(capsys, tmp_path, *argv[:6], "--acceleration", "baku", name="baku.trf")
+    assert "192 FIDE_DUBOV_BAKU" in baku.splitlines()
 
 
 def test_vcl_q27_ratings_are_given_per_player(capsys, tmp_path):
