@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from .generator import GeneratorConfig, generate, generate_fast
 from .model import Colour, Result, RoundEntry
-from .trf import dump_trf, from_generated
+from .trf import as_trf16, dump_trf, from_generated
 
 # option -> (fixed default, random range); ranges are inclusive
 RANDOM_RANGES: dict[str, tuple[object, tuple]] = {
@@ -50,8 +50,6 @@ LATER_RANGES: dict[str, tuple[object, tuple]] = {
     "rating_spread": (0, (0, 100)),
 }
 BYE_SPLIT = (0.6, 0.3, 0.1)  # H, Z, F of a single --bye-rate
-# records TRF-16 does not have (written only in the TRF-2026 output)
-TRF26_ONLY = ("062", "072", "092", "142", "152", "162", "182", "192", "202", "212", "240", "250", "260")
 TIEBREAK_LISTS = ("BH/C1, BH, SB", "BH/C1, BH/M1, SB, DE", "ARO/C1, BH/C1, SB", "DE, WIN, BH/C1, SB", "SB, BH, PS")
 FIXED_TIEBREAKS = "BH/C1, BH, SB"
 
@@ -336,6 +334,6 @@ def generated_text(args) -> tuple[str, int, bool]:
                      f"192 {coded}", f"202 {run.tiebreaks}", f"212 PTS, {run.tiebreaks}", *t.extra_lines),
     )
     text = dump_trf(t)
-    if trf16:
-        text = "".join(line for line in text.splitlines(keepends=True) if line[:3] not in TRF26_ONLY)
+    if trf16:  # the seed stays in the name (012); some TRF-16 readers stop at a ### line
+        text = as_trf16(text)
     return text, run.seed, run.drawn_seed

@@ -164,3 +164,10 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
     )
     return trf_module.dump_trf(tournament)
 
+
+
+def export_trf16(t: Tournament) -> str:
+    """The file for rating with only what TRF-16 defines and the engines' XX records, for
+    programs that read TRF-16 and stop at a record they do not know (the TRF-2026
+    records, the national rating records and ### lines are left out)."""
+    return trf_module.as_trf16(export_trf(t))

@@ -25,7 +25,7 @@ from ..reports.standings import (
     standings_table,
 )
 from ..reports.tiebreak_legend import describe
-from ..services.interchange import export_trf
+from ..services.interchange import export_trf, export_trf16
 from ..tiebreaks import parse_order
 
 
@@ -152,16 +152,18 @@ def player_card(request: HttpRequest, slug: str, tpn: int) -> HttpResponse:
 @require_GET
 def trf_export(request: HttpRequest, slug: str) -> HttpResponse:
     """Arbiters only: the file carries birth dates and FIDE ids for the rating report.
-    ``?copy=1``: the arbiters' copy, with the ``###`` lines of the pairing-integrity events."""
+    ``?copy=1``: the arbiters' copy, with the ``###`` lines of the pairing-integrity events;
+    ``?format=trf16``: TRF-16 for other programs (the TRF-2026 records left out)."""
     t = get_tournament_for_arbiter(request, slug)
     copy = request.GET.get("copy") == "1"
+    trf16 = request.GET.get("format") == "trf16" and not copy
     pending = open_adjourned(t)
     if pending and not copy:
         messages.error(request, _("The file for rating waits for the adjourned games: %(games)s. "
                                  "The copy (with ? for those games) can be exported now.") % {"games": adjourned_text(pending)})
         return redirect("pairing:tournament", slug=t.slug)
-    text = export_trf(t, integrity=copy)
+    text = export_trf16(t) if trf16 else export_trf(t, integrity=copy)
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    name = f"{t.slug}-copy.trf" if copy else f"{t.slug}.trf"
+    name = f"{t.slug}-copy.trf" if copy else f"{t.slug}-trf16.trf" if trf16 else f"{t.slug}.trf"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

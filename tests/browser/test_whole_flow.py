@@ -157,7 +157,7 @@ def test_whole_flow_through_the_ui_then_public_standings(live_server, chromium, 
     # engine's checker re-pairs each of them from the rounds before it identically
     page.goto(f"{base}/t/village-rapid/")
     with page.expect_download() as download_info:
-        page.click("text=Export TRF-16")
+        page.click("text=Export TRF-2026")
     trf = Path(download_info.value.path()).read_text(encoding="utf-8")
     from pairing.engine.trf import parse_trf
 

@@ -288,3 +288,26 @@ def test_audit_finding_7_a_file_that_repeats_a_fide_id_is_refused(chief_client, 
     assert response.status_code == 400
     assert "Player 2 (Player 2): FIDE id 14600000 is also player 1&#x27;s." in response.content.decode()
     assert not Player.objects.filter(tournament=tournament).exists()
+
+
+def test_issue_17_trf_16_for_other_programs_per_persona(chief_client, deputy_client, stranger_client, anon_client,
+                                                         chief, tournament, players):
+    """The TRF-16 flavour: arbiters only; the header 012-132, the players and the engines'
+    XX records, no TRF-2026 record (142-260) and no ### line; the same rounds as the file
+    for rating, read back by the engine's reader."""
+    played_tournament(tournament, chief, rounds=2)
+    url = reverse("pairing:trf_export", args=[tournament.slug]) + "?format=trf16"
+    response = chief_client.get(url)
+    assert response["Content-Disposition"] == 'attachment; filename="spring-open-trf16.trf"'
+    text = response.content.decode()
+    codes = {line[:3] for line in text.splitlines()}
+    assert {"012", "001", "XXR", "XXC", "XXS"} <= codes
+    assert not codes & {"142", "152", "162", "182", "192", "202", "212", "240", "260", "###"}
+    rating = parse_trf(chief_client.get(reverse("pairing:trf_export", args=[tournament.slug])).content.decode())
+    assert [p.history for p in parse_trf(text).players] == [p.history for p in rating.players]
+    assert deputy_client.get(url).status_code == 200
+    assert stranger_client.get(url).status_code == 404
+    anonymous = anon_client.get(url)
+    assert anonymous.status_code == 302 and "/login" in anonymous["Location"]
+    page = chief_client.get(reverse("pairing:tournament", args=[tournament.slug])).content.decode()
+    assert "Export TRF-2026" in page and "TRF-16 for other programs" in page

@@ -65,7 +65,9 @@ from __future__ import annotations
 from .data import ROUND_START, ROUND_WIDTH, TrfError, TrfPlayer, TrfProblem, TrfTournament
 from .reader import parse_trf
 from .writer import (
+    TRF16_RECORDS,
     acceleration_records,
+    as_trf16,
     bye_record,
     dump_trf,
     from_generated,
@@ -74,7 +76,9 @@ from .writer import (
 )
 
 __all__ = [
+    "TRF16_RECORDS",
     "acceleration_records",
+    "as_trf16",
     "ROUND_START",
     "ROUND_WIDTH",
     "TrfError",

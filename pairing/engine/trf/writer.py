@@ -112,6 +112,19 @@ def scoring_record(ps: PointSystem) -> str:
     return ("162  " + "".join(f"{code}{value:4.1f}    " for code, value in parts)).rstrip()
 
 
+# what TRF-16 defines (C.04 Annex 2, 2016): the tournament records 012-132, the players'
+# 001 and the teams' 013; and the pairing engines' own XX records
+TRF16_RECORDS = frozenset({"001", "012", "013", "022", "032", "042", "052", "062", "072", "082", "092", "102", "112",
+                           "122", "132", "XXR", "XXC", "XXS", "XXP", "XXZ"})
+
+
+def as_trf16(text: str) -> str:
+    """``text`` with only the records TRF-16 and the engines read: the TRF-2026 records
+    (142-260, national rating records) and ``###`` comments left out, for programs that
+    stop at a record they do not know."""
+    return "".join(line for line in text.splitlines(keepends=True) if line[:3] in TRF16_RECORDS)
+
+
 def dump_trf(t: TrfTournament) -> str:
     """Write ``t`` as TRF-16 text with ``\\n`` line ends (CR is optional in practice).
 
