@@ -5,7 +5,15 @@ Not part of the test suite; the figures go into docs/validation.md.  py4swiss is
 dependency of the app: install it in a virtual environment of its own and give its
 command::
 
-    python scripts/compare_pairings_py4swiss.py --py4swiss /tmp/p4venv/bin/py4swiss --tournaments 200
+    python scripts/compare_pairings_py4swiss.py --python /tmp/p4venv/bin/python --seed 7 \
+        --start 0 --count 5000 --json p4-0.json [--check-worker 20] [--keep DIR]
+    python scripts/compare_pairings_py4swiss.py --merge p4-*.json
+
+py4swiss runs in one long-lived process of its own Python (scripts/py4swiss_worker.py:
+about 0.07 s a round instead of 0.3 s); ``--check-worker N`` also runs its command
+(``--py4swiss``, default next to that Python) on the first N tournaments' rounds and
+stops if a pairing differs.  Tournament n of a seed is the same whatever ``--start``, so
+runs over ranges add up (``--json``, ``--merge``).
 
 Each tournament is drawn by our generator (every round paired by our engine; 9-60
 players, 5-11 rounds, draws, forfeits, requested byes, withdrawals and late entries from
@@ -19,6 +27,7 @@ with their files for reading (``--keep``).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import subprocess
 import sys
@@ -33,8 +42,9 @@ from pairing.engine.trf.writer import dump_trf, tournament_from_snapshot  # noqa
 from scripts.generated import generate as _generate  # noqa: E402
 
 
-def generate(path: Path, rng: random.Random) -> None:
-    _generate(path, [
+def options(rng: random.Random) -> list[str]:
+    """Eight draws from ``rng`` per tournament (the run's sequence, as since the first run)."""
+    return [
         "--seed", str(rng.randrange(1, 10**9)),
         "--players", str(rng.randint(9, 60)), "--rounds", str(rng.randint(5, 11)),
         "--draw-rate", f"{rng.uniform(0.15, 0.45):.2f}", "--forfeit-rate", f"{rng.uniform(0, 0.05):.3f}",
@@ -43,7 +53,11 @@ def generate(path: Path, rng: random.Random) -> None:
         # the generator's later options pinned to what it did before them (no odd scores,
         # uniform ratings), so that a seed's tournaments stay those of the earlier runs
         "--odd-result-rate", "0", "--rating-step", "0",
-    ])
+    ]
+
+
+def generate(path: Path, rng: random.Random) -> None:
+    _generate(path, options(rng))
 
 
 def for_py4swiss(text: str) -> str:
@@ -86,71 +100,132 @@ def file_round(t, k: int) -> tuple[set[tuple[int, int]], int | None]:
     return boards, bye
 
 
+class Py4swiss:
+    """py4swiss in one process of its own Python (scripts/py4swiss_worker.py)."""
+
+    def __init__(self, python: str, command: str | None):
+        self.command = command or str(Path(python).with_name("py4swiss"))
+        self.proc = subprocess.Popen([python, str(Path(__file__).with_name("py4swiss_worker.py"))],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def pair(self, view: Path, out: Path, check: bool) -> str:
+        """Pair ``view`` into ``out``; '' or why py4swiss failed."""
+        assert self.proc.stdin and self.proc.stdout
+        argv = ["py4swiss", "-t", str(view), "-e", "dubov", "-p", str(out)]
+        self.proc.stdin.write(json.dumps({"argv": argv}) + "\n")
+        self.proc.stdin.flush()
+        reply = json.loads(self.proc.stdout.readline() or '{"ok": false, "err": "the worker stopped"}')
+        if check:
+            cli = out.with_suffix(".cli")
+            run = subprocess.run([self.command, *argv[1:-1], str(cli)], capture_output=True, text=True, timeout=600)
+            same = (not reply["ok"] and run.returncode != 0) or (
+                reply["ok"] and cli.exists() and cli.read_text() == out.read_text())
+            if not same:
+                raise SystemExit(f"worker and command line differ on {view}")
+            cli.unlink(missing_ok=True)
+        return "" if reply["ok"] else reply.get("err", "failed")
+
+    def close(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+def compare_round(t, k: int, view: Path, out: Path, failure: str, tally: Counter, examples: list[str]) -> bool:
+    """Count round ``k``; True when it is identical."""
+    tally["rounds"] += 1
+    if failure or not out.exists():
+        tally["py4swiss failed"] += 1
+        if len(examples) < 20:
+            examples.append(f"{view.name}: py4swiss failed: {failure}")
+        return False
+    lines = [line for line in out.read_text().splitlines() if line.strip()]
+    theirs = pairs_of(lines)
+    ours = file_round(t, k)
+    if len(lines) <= 1 and ours[0]:
+        tally["py4swiss found no pairing"] += 1
+        if len(examples) < 40:
+            examples.append(f"{view.name}: py4swiss found no pairing; ours has {len(ours[0])} boards")
+    elif theirs == ours:
+        tally["identical"] += 1
+        return True
+    elif {frozenset(b) for b in theirs[0]} == {frozenset(b) for b in ours[0]} and theirs[1] == ours[1]:
+        tally["same pairs, other colours"] += 1
+        if len(examples) < 20:
+            examples.append(f"{view.name}: colours differ")
+    elif theirs[1] != ours[1]:
+        # the PAB differs: Article 2.1.4 counts "games played"; say how many each had
+        played = {p.id: sum(1 for e in p.history[:k - 1] if e.result.is_played) for p in t.players}
+        rounds_in = {p.id: sum(1 for e in p.history[:k - 1] if e.opponent is not None or e.result.is_bye)
+                     for p in t.players}
+        kind = ("PAB: theirs has fewer games played (2.1.4)"
+                if theirs[1] and ours[1] and played[theirs[1]] < played[ours[1]] else "PAB: other")
+        tally[kind] += 1
+        if len(examples) < 40:
+            examples.append(f"{view.name}: {kind}; ours {ours[1]} ({played.get(ours[1])} games, "
+                            f"{rounds_in.get(ours[1])} rounds), theirs {theirs[1]} "
+                            f"({played.get(theirs[1])} games, {rounds_in.get(theirs[1])} rounds)")
+    else:
+        tally["other pairs"] += 1
+        if len(examples) < 40:
+            examples.append(f"{view.name}: pairs differ")
+    return False
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--py4swiss", required=True, help="the py4swiss command")
-    ap.add_argument("--tournaments", type=int, default=100)
+    ap.add_argument("--python", help="the Python of py4swiss's virtual environment")
+    ap.add_argument("--py4swiss", help="its command, for --check-worker (default: beside --python)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--keep", type=Path, help="keep the files here")
+    ap.add_argument("--start", type=int, default=0, help="first tournament of the seed's sequence")
+    ap.add_argument("--count", "--tournaments", type=int, default=100)
+    ap.add_argument("--keep", type=Path, help="keep the differing rounds' files here")
+    ap.add_argument("--json", type=Path, help="write the figures here (for --merge)")
+    ap.add_argument("--merge", type=Path, nargs="+", help="add up the figures of earlier runs and stop")
+    ap.add_argument("--check-worker", type=int, default=0, metavar="N",
+                    help="also run py4swiss's command on the rounds of the first N tournaments and compare")
     args = ap.parse_args(argv)
+    if args.merge:
+        tally: Counter = Counter()
+        for path in args.merge:
+            tally.update(json.loads(path.read_text())["tally"])
+        print(f"{len(args.merge)} runs: {dict(tally)}")
+        return 0
+    if not args.python:
+        ap.error("--python is required")
     rng = random.Random(args.seed)
+    for _ in range(args.start):
+        options(rng)  # tournament n is the same whatever --start
     work = args.keep or Path(tempfile.mkdtemp(prefix="pair-compare-"))
     work.mkdir(parents=True, exist_ok=True)
     tally = Counter()
     examples: list[str] = []
-    for n in range(args.tournaments):
-        path = work / f"t{n:05d}.trf"
-        generate(path, rng)
-        t = parse_trf(path.read_text())
-        for k in range(1, t.rounds_played() + 1):
-            view = work / f"t{n:05d}-r{k}.trf"
-            view.write_text(for_py4swiss(dump_trf(tournament_from_snapshot(t.snapshot(k), name=path.name))))
-            out = work / f"t{n:05d}-r{k}.p4"
-            run = subprocess.run([args.py4swiss, "-t", str(view), "-e", "dubov", "-p", str(out)],
-                                 capture_output=True, text=True, timeout=600)
-            tally["rounds"] += 1
-            if run.returncode or not out.exists():
-                tally["py4swiss failed"] += 1
-                if len(examples) < 20:
-                    examples.append(f"{view.name}: py4swiss failed: {run.stderr.strip().splitlines()[-1:]}")
-                continue
-            lines = [line for line in out.read_text().splitlines() if line.strip()]
-            theirs = pairs_of(lines)
-            ours = file_round(t, k)
-            if len(lines) <= 1 and ours[0]:
-                tally["py4swiss found no pairing"] += 1
-                if len(examples) < 40:
-                    examples.append(f"{view.name}: py4swiss found no pairing; ours has {len(ours[0])} boards")
-            elif theirs == ours:
-                tally["identical"] += 1
-                view.unlink()
-                out.unlink()
-            elif {frozenset(b) for b in theirs[0]} == {frozenset(b) for b in ours[0]} and theirs[1] == ours[1]:
-                tally["same pairs, other colours"] += 1
-                if len(examples) < 20:
-                    examples.append(f"{view.name}: colours differ")
-            elif theirs[1] != ours[1]:
-                # the PAB differs: Article 2.1.4 counts "games played"; say how many each had
-                played = {p.id: sum(1 for e in p.history[:k - 1] if e.result.is_played) for p in t.players}
-                rounds_in = {p.id: sum(1 for e in p.history[:k - 1] if e.opponent is not None or e.result.is_bye)
-                             for p in t.players}
-                kind = ("PAB: theirs has fewer games played (2.1.4)"
-                        if theirs[1] and ours[1] and played[theirs[1]] < played[ours[1]] else "PAB: other")
-                tally[kind] += 1
-                if len(examples) < 40:
-                    examples.append(f"{view.name}: {kind}; ours {ours[1]} ({played.get(ours[1])} games, "
-                                    f"{rounds_in.get(ours[1])} rounds), theirs {theirs[1]} "
-                                    f"({played.get(theirs[1])} games, {rounds_in.get(theirs[1])} rounds)")
-            else:
-                tally["other pairs"] += 1
-                if len(examples) < 40:
-                    examples.append(f"{view.name}: pairs differ")
-        tally["tournaments"] += 1
-        if (n + 1) % 25 == 0:
-            print(f"... {n + 1} tournaments, {dict(tally)}", file=sys.stderr, flush=True)
+    engine = Py4swiss(args.python, args.py4swiss)
+    try:
+        for n in range(args.start, args.start + args.count):
+            path = work / f"t{n:05d}.trf"
+            generate(path, rng)
+            t = parse_trf(path.read_text())
+            for k in range(1, t.rounds_played() + 1):
+                view = work / f"t{n:05d}-r{k}.trf"
+                view.write_text(for_py4swiss(dump_trf(tournament_from_snapshot(t.snapshot(k), name=path.name))))
+                out = work / f"t{n:05d}-r{k}.p4"
+                failure = engine.pair(view, out, n - args.start < args.check_worker)
+                if compare_round(t, k, view, out, failure, tally, examples):
+                    view.unlink()
+                    out.unlink(missing_ok=True)
+            path.unlink()
+            tally["tournaments"] += 1
+            if (n + 1 - args.start) % 250 == 0:
+                print(f"... {n + 1 - args.start} tournaments, {dict(tally)}", file=sys.stderr, flush=True)
+    finally:
+        engine.close()
     print(dict(tally))
     for line in examples:
         print("  " + line)
+    if args.json:
+        args.json.write_text(json.dumps({"seed": args.seed, "start": args.start, "count": args.count,
+                                         "tally": dict(tally), "examples": examples}, indent=1))
     print(f"files in {work}")
     return 0
 
