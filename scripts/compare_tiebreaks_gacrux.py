@@ -110,26 +110,10 @@ def body_digest(path: Path) -> str:
 # ---------------------------------------------------------------- ours
 
 
-def _cut_lowest_dummy(rows, low: int, high: int):
-    """Reading R1 as Gacrux applies it: the VUR compared with the least significant value
+def _vur_of_lowest_dummy(rows, vurs: list[int]) -> int:
+    """Reading R1 as Gacrux applies it: the VUR weighed against the least significant value
     is the one whose dummy opponent has the lowest score (ours: the smallest contribution)."""
-    rows = list(rows)
-    for _ in range(low):
-        if not rows:
-            break
-        lsv = min(range(len(rows)), key=lambda k: (rows[k][0], rows[k][1]))
-        vurs = [k for k in range(len(rows)) if rows[k][2]]
-        cut = lsv
-        if vurs:
-            vur = min(vurs, key=lambda k: (rows[k][0], rows[k][1]))
-            if rows[vur][1] >= rows[lsv][1]:
-                cut = vur
-        rows.pop(cut)
-    for _ in range(high):
-        if not rows:
-            break
-        rows.pop(max(range(len(rows)), key=lambda k: (rows[k][0], rows[k][1])))
-    return sum((c for _, c, _ in rows), Decimal(0))
+    return min(vurs, key=lambda k: (rows[k][0], rows[k][1]))
 
 
 def ours(text: str, rules: int, reading: str = "") -> dict[int, tuple]:
@@ -150,7 +134,7 @@ def ours(text: str, rules: int, reading: str = "") -> dict[int, tuple]:
     )
     order = tb.parse_order(", ".join(code for code, _ in LIST))
     if reading == "R1":
-        with mock.patch.object(tb_context, "_modified_sum", _cut_lowest_dummy):
+        with mock.patch.object(tb_context, "_vur_to_cut", _vur_of_lowest_dummy):
             return dict(tb.compute(data, order))
     return dict(tb.compute(data, order))
 

@@ -336,6 +336,12 @@ def _ratings(t: TBTournament) -> list[int]:
     return [p.rating or fallback for p in t.players]
 
 
+def _vur_to_cut(rows: list[tuple[Decimal, Decimal, bool]], vurs: list[int]) -> int:
+    """16.5: the VUR weighed against the least significant value: the one with the smallest
+    contribution (the commission's exercises, note to Ex 13; docs/validation.md R1)."""
+    return min(vurs, key=lambda k: (rows[k][1], rows[k][0]))
+
+
 def _modified_sum(rows: list[tuple[Decimal, Decimal, bool]], low: int, high: int) -> Decimal:
     """Sum of contributions after the Cut/Median modifiers (C.07 14, 16.5).
 
@@ -353,7 +359,7 @@ def _modified_sum(rows: list[tuple[Decimal, Decimal, bool]], low: int, high: int
         vurs = [k for k in range(len(rows)) if rows[k][2]]
         cut = lsv
         if vurs:
-            vur = min(vurs, key=lambda k: (rows[k][1], rows[k][0]))
+            vur = _vur_to_cut(rows, vurs)
             if rows[vur][1] >= rows[lsv][1]:
                 cut = vur
         rows.pop(cut)
