@@ -46,7 +46,7 @@ LATER_RANGES: dict[str, tuple[object, tuple]] = {
     "full_bye_rate": (None, (0.0, 0.01)),
     "double_forfeit_share": (0.1, (0.0, 0.3)),
     "odd_result_rate": (0.0, (0.0, 0.01)),
-    "rating_step": (None, (1, 40)),  # and at most (rating_max - rating_min) / players
+    "rating_step": (0, (1, 40)),  # 0: uniform ratings; drawn at most (rating_max - rating_min) / players
     "rating_spread": (0, (0, 100)),
 }
 BYE_SPLIT = (0.6, 0.3, 0.1)  # H, Z, F of a single --bye-rate
@@ -168,8 +168,6 @@ def _resolve_later(args, rng: random.Random, values: dict) -> None:
     values["odd_result_rate"] = odd if odd is not None else 0.0 if args.fixed else drawn("odd_result_rate")
 
     step, spread = getattr(args, "rating_step", None), getattr(args, "rating_spread", None)
-    if (step or 0) < 0 or (spread or 0) < 0:
-        raise ValueError("the rating step and spread cannot be negative")
     if spread is not None and not step:
         raise ValueError("--rating-spread goes with a --rating-step of 1 or more")
     if step and values["ratings"] is not None:
