@@ -221,12 +221,13 @@ class Tally:
         self.values: Counter = Counter()  # "2023" -> values compared
         self.diffs: dict[str, Counter] = defaultdict(Counter)  # "2026 SB-C1" -> {"R1": n, ...}
         self.skipped: Counter = Counter()  # why a file was not compared
+        self.files: Counter = Counter()  # files with a difference, by the readings that explain them
         self.examples: dict[str, list[str]] = defaultdict(list)
 
     def as_json(self) -> dict:
         return {"tournaments": self.tournaments, "values": dict(self.values),
                 "diffs": {k: dict(v) for k, v in self.diffs.items()},
-                "skipped": dict(self.skipped), "examples": dict(self.examples)}
+                "skipped": dict(self.skipped), "files": dict(self.files), "examples": dict(self.examples)}
 
     def add_json(self, data: dict, show: int) -> None:
         self.tournaments += data["tournaments"]
@@ -234,11 +235,14 @@ class Tally:
         for key, counts in data["diffs"].items():
             self.diffs[key].update(counts)
         self.skipped.update(data["skipped"])
+        self.files.update(data.get("files", {}))
         for key, lines in data["examples"].items():
             self.examples[key].extend(lines[: max(0, show - len(self.examples[key]))])
 
     def report(self, title: str) -> None:
         print(f"\n== {title}: {self.tournaments:,} tournaments compared")
+        for why, n in sorted(self.files.items()):
+            print(f"   files that differ, explained by {why}: {n:,}")
         for why, n in sorted(self.skipped.items()):
             print(f"   not compared: {n:,} ({why})")
         for rules in VERSIONS:
@@ -257,6 +261,7 @@ def compare(path: Path, gacrux: Gacrux, tally: Tally, show: int, check: bool) ->
     """Rank one file both ways; True when some value differs."""
     text = path.read_text()
     differs = False
+    explained: set[str] = set()
     for rules in VERSIONS:
         mine, theirs = ours(text, rules), gacrux.values(path, rules, check)
         readings: dict[str, dict] = {}
@@ -275,9 +280,12 @@ def compare(path: Path, gacrux: Gacrux, tally: Tally, show: int, check: bool) ->
                         break
                 key = f"{rules} {code}"
                 tally.diffs[key][why] += 1
+                explained.add(why)
                 if why == "unexplained" and len(tally.examples[key]) < show:
                     tally.examples[key].append(
                         f"{path} player {pid} ({kinds_of(text, pid)}): ours {value}, Gacrux {their}")
+    if explained:
+        tally.files[" and ".join(sorted(explained))] += 1
     return differs
 
 
