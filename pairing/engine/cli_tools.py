@@ -41,9 +41,10 @@ RANDOM_RANGES: dict[str, tuple[object, tuple]] = {
 # 60/30/10 split instead), the share of double forfeits among the forfeited boards, odd
 # scores (½-0, 0-½, 0-0 per board played), and a rating ladder in one run out of three
 LATER_RANGES: dict[str, tuple[object, tuple]] = {
-    "half_bye_rate": (None, (0.0, 0.04)),
-    "zero_bye_rate": (None, (0.0, 0.02)),
-    "full_bye_rate": (None, (0.0, 0.01)),
+    # fixed 0 for a kind left out when another kind is given
+    "half_bye_rate": (0.0, (0.0, 0.04)),
+    "zero_bye_rate": (0.0, (0.0, 0.02)),
+    "full_bye_rate": (0.0, (0.0, 0.01)),
     "double_forfeit_share": (0.1, (0.0, 0.3)),
     "odd_result_rate": (0.0, (0.0, 0.01)),
     "rating_step": (0, (1, 40)),  # 0: uniform ratings; drawn at most (rating_max - rating_min) / players
@@ -140,12 +141,15 @@ def _resolve_later(args, rng: random.Random, values: dict) -> None:
         lo, hi = LATER_RANGES[name][1]
         return round(rng.uniform(lo, hi), digits)
 
+    def fixed(name: str):
+        return LATER_RANGES[name][0]
+
     kinds = ("half_bye_rate", "zero_bye_rate", "full_bye_rate")
     given = [getattr(args, k, None) for k in kinds]
     if any(v is not None for v in given):
         if args.bye_rate is not None:
             raise ValueError("give --bye-rate or the rate of each kind of bye, not both")
-        rates = [v if v is not None else 0.0 if args.fixed else drawn(k) for k, v in zip(kinds, given, strict=True)]
+        rates = [v if v is not None else fixed(k) if args.fixed else drawn(k) for k, v in zip(kinds, given, strict=True)]
     elif args.bye_rate is not None or args.fixed:
         rates = [round(values["bye_rate"] * share, 4) for share in BYE_SPLIT]
     else:
@@ -159,13 +163,14 @@ def _resolve_later(args, rng: random.Random, values: dict) -> None:
     forfeits = values["forfeit_rate"]
     double = getattr(args, "double_forfeit_rate", None)
     if double is None:
-        share = 0.1 if args.fixed or args.forfeit_rate is not None else drawn("double_forfeit_share")
+        share = (fixed("double_forfeit_share") if args.fixed or args.forfeit_rate is not None
+                 else drawn("double_forfeit_share"))
         double = round(forfeits * share, 4)
     elif double > forfeits:
         raise ValueError("--double-forfeit-rate counts boards among the forfeited ones: it cannot exceed --forfeit-rate")
     values["double_forfeit_rate"] = double
     odd = getattr(args, "odd_result_rate", None)
-    values["odd_result_rate"] = odd if odd is not None else 0.0 if args.fixed else drawn("odd_result_rate")
+    values["odd_result_rate"] = odd if odd is not None else fixed("odd_result_rate") if args.fixed else drawn("odd_result_rate")
 
     step, spread = getattr(args, "rating_step", None), getattr(args, "rating_spread", None)
     if spread is not None and not step:
@@ -173,7 +178,7 @@ def _resolve_later(args, rng: random.Random, values: dict) -> None:
     if step and values["ratings"] is not None:
         raise ValueError("give --ratings or --rating-step, not both")
     if step is None and values["ratings"] is None:
-        step = 0  # uniform between --rating-min and --rating-max
+        step = fixed("rating_step")  # 0: uniform between --rating-min and --rating-max
         if not args.fixed and rng.random() < 1 / 3:
             widest = (values["rating_max"] - values["rating_min"]) // max(1, values["players"])
             step = rng.randint(1, max(1, min(LATER_RANGES["rating_step"][1][1], widest)))
