@@ -42,12 +42,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pairing.engine import NoLegalPairing  # noqa: E402
 from pairing.engine.__main__ import _pair_from_file  # noqa: E402
-from pairing.engine.colours import allocate  # noqa: E402
-from pairing.engine.model import Colour, Result  # noqa: E402, F401
-from pairing.engine.state import player_states  # noqa: E402
 from pairing.engine.trf import TrfError, parse_trf  # noqa: E402
 from pairing.engine.trf.writer import dump_trf, tournament_from_snapshot  # noqa: E402
 from scripts.compare_pairings_py4swiss import file_round, generate  # noqa: E402
+from scripts.pairing_triage import classify  # noqa: E402
 
 # the records CPPDubovSystem's reader knows (it stops at any other)
 KNOWN = ("001", "012", "022", "032", "042", "052", "062", "072", "082", "092", "102", "112", "122", "XXR", "XXC", "XXZ")
@@ -76,117 +74,6 @@ def cpp_round(cpp: str, path: Path) -> tuple[set[tuple[int, int]], int | None] |
             boards.add((int(cells[0]), int(cells[1])))
     out.unlink()
     return boards, bye
-
-
-def classify(ours, theirs, snapshot=None) -> str:
-    """The kind of difference; with the round's ``snapshot``, a triage by the rules'
-    measures (which pairing breaks an absolute rule, floats more or further, grants fewer
-    colour preferences)."""
-    if theirs == ours:
-        return "identical"
-    same_pairs = {frozenset(b) for b in theirs[0]} == {frozenset(b) for b in ours[0]} and theirs[1] == ours[1]
-    if snapshot is None:
-        if same_pairs:
-            return "same pairs, other colours"
-        return "PAB differs" if theirs[1] != ours[1] else "other pairs"
-    states = player_states(snapshot)
-    if same_pairs:
-        unplayed = [b for b in theirs[0] if b not in ours[0] and not states[b[0]].games_played
-                    and not states[b[1]].games_played]
-        if unplayed and len(unplayed) == len(theirs[0] - ours[0]):
-            return "colours of players yet to play (5.2.1: by pairing number parity; theirs by board)"
-        rules = {allocate(states[w], states[b], snapshot.initial_colour)[2] for w, b in theirs[0] - ours[0]}
-        if rules <= {"5.2.4", "5.2.5"}:
-            return "same pairs, other colours where 5.2.4-5.2.5 decide (histories compared)"
-        return "same pairs, other colours: " + ", ".join(sorted(rules))
-    ours_broken, theirs_broken = (breaks_absolute(snapshot, states, p[0]) for p in (ours, theirs))
-    if theirs_broken and not ours_broken:
-        return "theirs breaks an absolute rule (C1 meeting again or C3 colour)"
-    if ours_broken and not theirs_broken:
-        return "OURS breaks an absolute rule: read"
-    if theirs[1] != ours[1]:
-        if theirs[1] is not None and ours[1] is not None and not states[theirs[1]].pab_eligible:
-            return "PAB: theirs to a player not eligible (C2)"
-        if (theirs[1] is not None and ours[1] is not None
-                and states[theirs[1]].score == states[ours[1]].score
-                and states[theirs[1]].games_played < states[ours[1]].games_played):
-            return "PAB: theirs to the player with fewer games (2.1.4)"
-        if theirs[1] is not None and ours[1] is not None and states[theirs[1]].score > states[ours[1]].score:
-            return "PAB: theirs to a higher score (2.1.3)"
-        if (theirs[1] is not None and ours[1] is not None
-                and states[theirs[1]].score == states[ours[1]].score
-                and states[theirs[1]].games_played == states[ours[1]].games_played
-                and states[theirs[1]].tpn < states[ours[1]].tpn):
-            return "PAB: theirs not to the lowest in the initial ranking (2.1.5)"
-        # the PAB is decided first (1.8.2): a difference the checks above do not explain is read
-        return "PAB differs otherwise: read"
-    # Dubov pairs bracket by bracket from the top: the first scoregroup where the two
-    # differ decides, by the scores its players are paired with (C6: the highest-scored
-    # upfloaters), then by the colour preferences granted in it (C7)
-    # Dubov judges each bracket on its own, from the top (2.2.2, 3.3): the first bracket
-    # whose pairs differ decides; what follows from it in lower brackets does not count.
-    a, b = top_down(states, *ours), top_down(states, *theirs)
-    last_round = snapshot.round_number == snapshot.total_rounds
-    for group in range(min(len(a["scores"]), len(b["scores"]))):
-        if a["scores"][group] == b["scores"][group] and a["pairs"][group] == b["pairs"][group]:
-            continue
-        if a["scores"][group] != b["scores"][group]:  # one of them empties a bracket the other pairs
-            better = a["scores"][group] < b["scores"][group]
-            return "theirs worse on score differences (C6)" if better else "OURS worse on score differences (C6): read"
-        for key, label in (("ups", "number of upfloaters (C5)"), ("floats", "score differences (C6)"),
-                           ("colours", "colour preferences (C7)"),
-                           ("max", "maximum upfloaters (C8)"), ("previous", "upfloaters of the previous round (C10)")):
-            if key in ("max", "previous") and last_round:
-                continue  # C8-C10: "unless it is the last round"
-            if a[key][group] != b[key][group]:
-                better = a[key][group] > b[key][group]
-                return f"theirs worse on {label}" if better else f"OURS worse on {label}: read"
-        break
-    return "first differing bracket equal on C5-C10: another choice there (4.2-4.4 orders, ARO)"
-
-
-def top_down(states, boards, bye) -> dict[str, list]:
-    """Per bracket, highest first (a pair belongs to the bracket of its higher score, so a
-    bracket is its residents with their upfloaters): minus its number of upfloaters (C5), the
-    scores of the lower players of its pairs (higher is better: C6), the number of its players who get their colour preference
-    (C7), and minus the maximum upfloaters (C8) and the upfloaters of the previous round
-    (C10) among its upfloaters.  Compared bracket by bracket, in the criteria's order."""
-    brackets: dict = {}
-    for white, black in boards:
-        w, b = states[white], states[black]
-        entry = brackets.setdefault(max(w.score, b.score),
-                                    {"lower": [], "granted": 0, "ups": 0, "max": 0, "previous": 0, "pairs": set()})
-        entry["pairs"].add(frozenset((white, black)))
-        entry["lower"].append(min(w.score, b.score))
-        entry["granted"] += (w.preference.colour is Colour.WHITE) + (b.preference.colour is Colour.BLACK)
-        if w.score != b.score:  # the lower one is an upfloater (C8-C10 count them; fewer is better)
-            up = w if w.score < b.score else b
-            entry["ups"] -= 1
-            entry["max"] -= up.max_upfloater
-            entry["previous"] -= up.upfloated_previous
-    order = sorted(brackets, reverse=True)
-    # C6 maximises the lowest score among the upfloaters, then the second lowest, ...
-    return {"scores": order, "floats": [sorted(brackets[s]["lower"]) for s in order],
-            "colours": [brackets[s]["granted"] for s in order], "ups": [brackets[s]["ups"] for s in order],
-            "max": [brackets[s]["max"] for s in order],
-            "previous": [brackets[s]["previous"] for s in order], "pairs": [brackets[s]["pairs"] for s in order]}
-
-
-def breaks_absolute(snapshot, states, boards) -> bool:
-    """An absolute criterion broken: C1 (two players who have played each other over the
-    board meet again) or the basic rules' colour limits (a colour difference beyond 2, the
-    same colour three times in a row)."""
-    met = {frozenset((p.id, e.opponent)) for p in snapshot.players for e in p.history
-           if e.played and e.opponent is not None}
-    for white, black in boards:
-        if frozenset((white, black)) in met:
-            return True
-        for p, got in ((states[white], Colour.WHITE), (states[black], Colour.BLACK)):
-            cols = p.colours + (got,)
-            cd = p.colour_difference + (1 if got is Colour.WHITE else -1)
-            if abs(cd) > 2 or (len(cols) >= 3 and cols[-1] is cols[-2] is cols[-3]):
-                return True
-    return False
 
 
 def _begin(job, prefix: str):
@@ -304,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--keep", type=Path, help="keep the differing files here")
+    ap.add_argument("--show", action="append", default=[],
+                    help="also print every differing round whose kind contains this text (repeatable)")
     args = ap.parse_args(argv)
     count = args.ours if args.ours is not None else args.theirs
     task = _ours if args.ours is not None else _theirs
@@ -313,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
         for i, (tally, kept) in enumerate(pool.imap_unordered(task, jobs, chunksize=10), start=1):
             total.update(tally)
             urgent = [line for line in kept if "OURS" in line or "Error" in line]
+            for line in kept:
+                if any(text in line for text in args.show):
+                    print("  shown:", line, flush=True)
             examples.extend(urgent + [line for line in kept if line not in urgent][: max(0, 200 - len(examples))])
             if i % 500 == 0:
                 print(f"... {i} tournaments, {dict(total)}", flush=True)

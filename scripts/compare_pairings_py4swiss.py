@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pairing.engine.trf import parse_trf  # noqa: E402
 from pairing.engine.trf.writer import dump_trf, tournament_from_snapshot  # noqa: E402
 from scripts.generated import generate as _generate  # noqa: E402
+from scripts.pairing_triage import classify  # noqa: E402
 
 
 def options(rng: random.Random) -> list[str]:
@@ -149,26 +150,13 @@ def compare_round(t, k: int, view: Path, out: Path, failure: str, tally: Counter
     elif theirs == ours:
         tally["identical"] += 1
         return True
-    elif {frozenset(b) for b in theirs[0]} == {frozenset(b) for b in ours[0]} and theirs[1] == ours[1]:
-        tally["same pairs, other colours"] += 1
-        if len(examples) < 20:
-            examples.append(f"{view.name}: colours differ")
-    elif theirs[1] != ours[1]:
-        # the PAB differs: Article 2.1.4 counts "games played"; say how many each had
-        played = {p.id: sum(1 for e in p.history[:k - 1] if e.result.is_played) for p in t.players}
-        rounds_in = {p.id: sum(1 for e in p.history[:k - 1] if e.opponent is not None or e.result.is_bye)
-                     for p in t.players}
-        kind = ("PAB: theirs has fewer games played (2.1.4)"
-                if theirs[1] and ours[1] and played[theirs[1]] < played[ours[1]] else "PAB: other")
-        tally[kind] += 1
-        if len(examples) < 40:
-            examples.append(f"{view.name}: {kind}; ours {ours[1]} ({played.get(ours[1])} games, "
-                            f"{rounds_in.get(ours[1])} rounds), theirs {theirs[1]} "
-                            f"({played.get(theirs[1])} games, {rounds_in.get(theirs[1])} rounds)")
     else:
-        tally["other pairs"] += 1
-        if len(examples) < 40:
-            examples.append(f"{view.name}: pairs differ")
+        # triaged by the rules' measures (scripts/pairing_triage.py); py4swiss's defect F1
+        # is "PAB: theirs to the player with fewer games (2.1.4)"
+        kind = classify(ours, theirs, t.snapshot(k))
+        tally[kind] += 1
+        if len(examples) < 40 or "OURS" in kind or "read" in kind:
+            examples.append(f"{view.name}: {kind}")
     return False
 
 
