@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pairing.engine import NoLegalPairing  # noqa: E402
 from pairing.engine.colours import allocate  # noqa: E402
-from pairing.engine.model import Colour  # noqa: E402
+from pairing.engine.model import Colour, Result  # noqa: E402
 from pairing.engine.state import player_states  # noqa: E402
 
 
@@ -57,7 +57,7 @@ def classify(ours, theirs, snapshot=None) -> str:
         return "OURS breaks an absolute rule: read"
     if theirs[1] != ours[1]:
         if theirs[1] is not None and ours[1] is not None and not states[theirs[1]].pab_eligible:
-            return "PAB: theirs to a player not eligible (C2)"
+            return f"PAB: theirs to a player not eligible (C2: {_why_not_eligible(snapshot, theirs[1])})"
         if (theirs[1] is not None and ours[1] is not None
                 and states[theirs[1]].score == states[ours[1]].score
                 and states[theirs[1]].games_played < states[ours[1]].games_played):
@@ -91,7 +91,8 @@ def classify(ours, theirs, snapshot=None) -> str:
                 continue  # C8-C10: "unless it is the last round"
             if a[key][group] != b[key][group]:
                 better = a[key][group] > b[key][group]
-                if better and key == "previous" and _forfeit_upfloats_only(snapshot, states, theirs[0], ours[0]):
+                if better and key == "previous" and _forfeit_upfloats_only(snapshot, states, theirs[0], ours[0],
+                                                                             b["scores"][group]):
                     return "reading P1: theirs does not count a forfeited pairing as an upfloat (C10)"
                 return f"theirs worse on {label}" if better else f"OURS worse on {label}: read"
         break
@@ -168,10 +169,11 @@ def breaks_absolute(snapshot, states, boards) -> bool:
     return False
 
 
-def _forfeit_upfloats_only(snapshot, states, theirs, ours) -> bool:
-    """Every upfloater of the previous round that theirs floats again, and ours does not,
-    was paired upwards in a game that was not played (forfeited): reading P1, where the
-    other engine counts played games only."""
+def _forfeit_upfloats_only(snapshot, states, theirs, ours, bracket) -> bool:
+    """Every upfloater of the previous round that theirs floats into ``bracket`` (the
+    score of the first bracket where the two differ), and ours does not, was paired
+    upwards in a game that was not played (forfeited): reading P1, where the other engine
+    counts played games only."""
     previous = snapshot.round_number - 2
     history = {p.id: p.history for p in snapshot.players}
 
@@ -179,7 +181,7 @@ def _forfeit_upfloats_only(snapshot, states, theirs, ours) -> bool:
         out = set()
         for white, black in boards:
             w, b = states[white], states[black]
-            if w.score != b.score:
+            if w.score != b.score and max(w.score, b.score) == bracket:
                 up = w if w.score < b.score else b
                 if up.upfloated_previous:
                     out.add(up.id)
@@ -189,3 +191,14 @@ def _forfeit_upfloats_only(snapshot, states, theirs, ours) -> bool:
     return bool(extra) and all(
         len(history[pid]) > previous and history[pid][previous].opponent is not None
         and not history[pid][previous].played for pid in extra)
+
+
+def _why_not_eligible(snapshot, pid: int) -> str:
+    """What in the player's history makes them ineligible for the PAB (C2)."""
+    history = next(p.history for p in snapshot.players if p.id == pid)
+    found = {e.result for e in history}
+    for result, words in ((Result.PAIRING_BYE, "had the PAB"), (Result.FORFEIT_WIN, "won by forfeit"),
+                          (Result.FULL_BYE, "had a full-point bye")):
+        if result in found:
+            return words
+    return "scored a win without playing"
