@@ -71,9 +71,6 @@ def classify(ours, theirs, snapshot=None) -> str:
             return "PAB: theirs not to the lowest in the initial ranking (2.1.5)"
         # the PAB is decided first (1.8.2): a difference the checks above do not explain is read
         return "PAB differs otherwise: read"
-    # Dubov pairs bracket by bracket from the top: the first scoregroup where the two
-    # differ decides, by the scores its players are paired with (C6: the highest-scored
-    # upfloaters), then by the colour preferences granted in it (C7)
     # Dubov judges each bracket on its own, from the top (2.2.2, 3.3): the first bracket
     # whose pairs differ decides; what follows from it in lower brackets does not count.
     a, b = top_down(states, *ours), top_down(states, *theirs)
