@@ -37,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from pairing.engine.__main__ import _pair_from_file  # noqa: E402
 from pairing.engine.trf import parse_trf  # noqa: E402
 from pairing.engine.trf.writer import dump_trf, tournament_from_snapshot  # noqa: E402
 from scripts.generated import generate as _generate  # noqa: E402
@@ -160,6 +161,39 @@ def compare_round(t, k: int, view: Path, out: Path, failure: str, tally: Counter
     return False
 
 
+KEPT_AS_IS = ("rounds", "identical", "tournaments", "py4swiss failed", "py4swiss found no pairing")
+
+
+def retriage(folder: Path, figures: Path) -> int:
+    """Classify a finished run's differing rounds again (their files are in ``folder``: the
+    round's TRF and py4swiss's pairing) and rewrite the run's figures.  Our pairing of a
+    round is the engine's on that round's file, the same as in the generated tournament."""
+    data = json.loads(figures.read_text())
+    old = Counter(data["tally"])
+    tally = Counter({k: v for k, v in old.items() if k in KEPT_AS_IS})
+    examples: list[str] = []
+    for view in sorted(folder.glob("t*-r*.trf")):
+        out = view.with_suffix(".p4")
+        lines = [line for line in out.read_text().splitlines() if line.strip()] if out.exists() else []
+        if len(lines) <= 1:
+            continue  # failed or no pairing: counted as it was
+        t = parse_trf(view.read_text())
+        k = int(view.stem.rsplit("-r", 1)[1])
+        snapshot, pairing = _pair_from_file(t, str(view), k)
+        ours = ({(b.white, b.black) for b in pairing.boards}, pairing.bye)
+        kind = classify(ours, pairs_of(lines), snapshot)
+        tally[kind] += 1
+        if len(examples) < 40 or "OURS" in kind or "read" in kind:
+            examples.append(f"{view.name}: {kind}")
+    differing = sum(v for k, v in tally.items() if k not in KEPT_AS_IS)
+    if differing + tally["identical"] + tally["py4swiss failed"] + tally["py4swiss found no pairing"] != tally["rounds"]:
+        raise SystemExit(f"{folder} does not hold the run's differing rounds: {differing} found")
+    data.update(tally=dict(tally), examples=examples, retriaged=True)
+    figures.write_text(json.dumps(data, indent=1))
+    print(dict(tally))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--python", help="the Python of py4swiss's virtual environment")
@@ -172,7 +206,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--merge", type=Path, nargs="+", help="add up the figures of earlier runs and stop")
     ap.add_argument("--check-worker", type=int, default=0, metavar="N",
                     help="also run py4swiss's command on the rounds of the first N tournaments and compare")
+    ap.add_argument("--retriage", type=Path, metavar="DIR",
+                    help="classify again, with today's triage, the differing rounds a run left in DIR, and "
+                         "rewrite that run's --json figures (its identical and failed rounds stay)")
     args = ap.parse_args(argv)
+    if args.retriage:
+        if not args.json:
+            ap.error("--retriage needs the run's --json")
+        return retriage(args.retriage, args.json)
     if args.merge:
         tally: Counter = Counter()
         for path in args.merge:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import signal
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -22,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pairing.engine import NoLegalPairing  # noqa: E402
 from pairing.engine.colours import allocate  # noqa: E402
 from pairing.engine.model import Colour, Result  # noqa: E402
-from pairing.engine.state import player_states  # noqa: E402
+from pairing.engine.state import max_t, player_states  # noqa: E402
 
 
 def classify(ours, theirs, snapshot=None) -> str:
@@ -88,9 +89,9 @@ def classify(ours, theirs, snapshot=None) -> str:
                 continue  # C8-C10: "unless it is the last round"
             if a[key][group] != b[key][group]:
                 better = a[key][group] > b[key][group]
-                if better and key == "previous" and _forfeit_upfloats_only(snapshot, states, theirs[0], ours[0],
-                                                                             b["scores"][group]):
-                    return "reading P1: theirs does not count a forfeited pairing as an upfloat (C10)"
+                if better and key in ("previous", "max") and _forfeit_upfloats_only(
+                        snapshot, states, theirs[0], ours[0], b["scores"][group], key):
+                    return f"reading P1: theirs does not count a forfeited pairing as an upfloat ({label[label.index('(') + 1:-1]})"
                 return f"theirs worse on {label}" if better else f"OURS worse on {label}: read"
         break
     return "first differing bracket equal on C5-C10: another choice there (4.2-4.4 orders, ARO); " + literal_says(
@@ -166,28 +167,43 @@ def breaks_absolute(snapshot, states, boards) -> bool:
     return False
 
 
-def _forfeit_upfloats_only(snapshot, states, theirs, ours, bracket) -> bool:
-    """Every upfloater of the previous round that theirs floats into ``bracket`` (the
-    score of the first bracket where the two differ), and ours does not, was paired
-    upwards in a game that was not played (forfeited): reading P1, where the other engine
+def _forfeit_upfloats_only(snapshot, states, theirs, ours, bracket, key) -> bool:
+    """Reading P1: every upfloater that theirs floats into ``bracket`` (the score of the
+    first bracket where the two differ), and ours does not, counts against C10 (``key``
+    "previous": upfloated in the previous round) or C8 (``key`` "max": a maximum upfloater)
+    only through a pairing upwards whose game was not played (forfeited); the other engine
     counts played games only."""
-    previous = snapshot.round_number - 2
     history = {p.id: p.history for p in snapshot.players}
+    running = {pid: [Decimal(0)] for pid in history}
+    for pid, entries in history.items():
+        for e in entries:
+            running[pid].append(running[pid][-1] + snapshot.points.points(e.result))
 
-    def refloated(boards):
+    def played_upfloats(pid):
+        return [k for k, e in enumerate(history[pid])
+                if e.played and running[e.opponent][k] > running[pid][k]]
+
+    def counted(pid) -> bool:  # counted against the criterion as we read it
+        return states[pid].upfloated_previous if key == "previous" else states[pid].max_upfloater
+
+    def counted_by_played_games(pid) -> bool:
+        ups = played_upfloats(pid)
+        if key == "previous":
+            return snapshot.round_number - 2 in ups
+        return len(ups) >= max_t(snapshot.total_rounds)
+
+    def floated(boards):
         out = set()
         for white, black in boards:
             w, b = states[white], states[black]
             if w.score != b.score and max(w.score, b.score) == bracket:
                 up = w if w.score < b.score else b
-                if up.upfloated_previous:
+                if counted(up.id):
                     out.add(up.id)
         return out
 
-    extra = refloated(theirs) - refloated(ours)
-    return bool(extra) and all(
-        len(history[pid]) > previous and history[pid][previous].opponent is not None
-        and not history[pid][previous].played for pid in extra)
+    extra = floated(theirs) - floated(ours)
+    return bool(extra) and not any(counted_by_played_games(pid) for pid in extra)
 
 
 def _why_not_eligible(snapshot, pid: int) -> str:
