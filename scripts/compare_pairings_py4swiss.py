@@ -133,6 +133,14 @@ class Py4swiss:
         self.proc.wait(timeout=30)
 
 
+def count(view: Path, kind: str, tally: Counter, examples: list[str]) -> None:
+    """Count a differing round by its kind; the first ones, and every one to be read, are
+    listed with their file."""
+    tally[kind] += 1
+    if len(examples) < 40 or "OURS" in kind or "read" in kind:
+        examples.append(f"{view.name}: {kind}")
+
+
 def compare_round(t, k: int, view: Path, out: Path, failure: str, tally: Counter, examples: list[str]) -> bool:
     """Count round ``k``; True when it is identical."""
     tally["rounds"] += 1
@@ -154,10 +162,7 @@ def compare_round(t, k: int, view: Path, out: Path, failure: str, tally: Counter
     else:
         # triaged by the rules' measures (scripts/pairing_triage.py); py4swiss's defect F1
         # is "PAB: theirs to the player with fewer games (2.1.4)"
-        kind = classify(ours, theirs, t.snapshot(k))
-        tally[kind] += 1
-        if len(examples) < 40 or "OURS" in kind or "read" in kind:
-            examples.append(f"{view.name}: {kind}")
+        count(view, classify(ours, theirs, t.snapshot(k)), tally, examples)
     return False
 
 
@@ -181,10 +186,7 @@ def retriage(folder: Path, figures: Path) -> int:
         k = int(view.stem.rsplit("-r", 1)[1])
         snapshot, pairing = _pair_from_file(t, str(view), k)
         ours = ({(b.white, b.black) for b in pairing.boards}, pairing.bye)
-        kind = classify(ours, pairs_of(lines), snapshot)
-        tally[kind] += 1
-        if len(examples) < 40 or "OURS" in kind or "read" in kind:
-            examples.append(f"{view.name}: {kind}")
+        count(view, classify(ours, pairs_of(lines), snapshot), tally, examples)
     differing = sum(v for k, v in tally.items() if k not in KEPT_AS_IS)
     if differing + tally["identical"] + tally["py4swiss failed"] + tally["py4swiss found no pairing"] != tally["rounds"]:
         raise SystemExit(f"{folder} does not hold the run's differing rounds: {differing} found")
