@@ -21,9 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pairing.engine import NoLegalPairing  # noqa: E402
-from pairing.engine.colours import allocate  # noqa: E402
+from pairing.engine.dubov.colours import allocate  # noqa: E402
+from pairing.engine.dubov.state import max_t, player_states  # noqa: E402
 from pairing.engine.model import Colour, Result  # noqa: E402
-from pairing.engine.state import max_t, player_states  # noqa: E402
 
 
 def classify(ours, theirs, snapshot=None) -> str:

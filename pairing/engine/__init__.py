@@ -1,15 +1,29 @@
-"""FIDE Dubov pairing engine (C.04.4.1, text applied from 1 July 2025).
+"""FIDE Swiss pairing engines: one shared core and one package per system.
 
 Pure Python; imports nothing from Django.  Public API::
 
-    pair_round(snapshot) -> Pairing        # one round, boards in board order
-    player_states(snapshot) -> {id: PlayerState}   # ARO, preferences, upfloats...
-    baku_acceleration(...) -> (Acceleration, ...)  # C.04.5.1 virtual points
+    pair_round(snapshot) -> Pairing        # one round by snapshot.system, boards in board order
+    player_states(snapshot) -> {id: PlayerState}   # Dubov figures: ARO, preferences, upfloats...
+    baku_acceleration(...) -> (Acceleration, ...)  # C.04.7 virtual points
 
-Everything else in this package is private.
+The core: :mod:`.model` (snapshot and results), :mod:`.history` (colour history, PAB bar,
+pairing scores, validation), :mod:`.acceleration`, :mod:`.matching`, :mod:`.trf`,
+:mod:`.generator`, the command line (:mod:`.__main__`, :mod:`.cli_tools`) and round
+robins (:mod:`.berger`).  The systems: :mod:`.dubov` (C.04.4.1).  Everything not
+exported here is private.
 """
 
 from .acceleration import baku_acceleration, group_a_size
+from .dubov import (
+    PlayerState,
+    aro,
+    colour_difference,
+    colour_preference,
+    max_t,
+    pab_eligible,
+    player_states,
+)
+from .history import played_colours
 from .model import (
     Acceleration,
     Board,
@@ -29,17 +43,8 @@ from .model import (
     Result,
     RoundEntry,
     Snapshot,
+    System,
     virtual_points,
-)
-from .pairer import pair_round
-from .state import (
-    PlayerState,
-    aro,
-    colour_difference,
-    colour_preference,
-    max_t,
-    pab_eligible,
-    player_states,
 )
 
 __all__ = [
@@ -62,6 +67,7 @@ __all__ = [
     "Result",
     "RoundEntry",
     "Snapshot",
+    "System",
     "aro",
     "baku_acceleration",
     "colour_difference",
@@ -70,6 +76,19 @@ __all__ = [
     "max_t",
     "pab_eligible",
     "pair_round",
+    "played_colours",
     "player_states",
     "virtual_points",
 ]
+
+
+def pair_round(snapshot: Snapshot) -> Pairing:
+    """Pair ``snapshot.round_number`` by ``snapshot.system``.
+
+    Raises :class:`InvalidSnapshot` for inconsistent input and :class:`NoLegalPairing`
+    when the round cannot be paired (the arbiter decides)."""
+    if snapshot.system is System.DUBOV:
+        from .dubov import pair_round as pair
+    else:
+        raise InvalidSnapshot(f"the {snapshot.system.label} is not available in this engine yet")
+    return pair(snapshot)

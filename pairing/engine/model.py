@@ -1,6 +1,8 @@
-"""The engine's vocabulary: frozen dataclasses in, frozen dataclasses out.
+"""The engine's vocabulary, shared by every system: frozen dataclasses in, frozen
+dataclasses out.
 
-Everything the engine needs to pair one round arrives in a :class:`Snapshot`;
+Everything the engine needs to pair one round arrives in a :class:`Snapshot` (its
+``system`` names the pairing system, Dubov by default);
 :func:`pairing.engine.pair_round` returns a :class:`Pairing`.  Player references
 (``RoundEntry.opponent``, ``Board.white`` ...) are player *ids*; the TPN (the
 player's current position in the initial ranking list) is a separate field, because
@@ -15,6 +17,18 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from decimal import Decimal
+
+
+class System(enum.Enum):
+    """The FIDE Swiss system a snapshot is paired with (C.04.4.1 Dubov, C.04.3 Dutch).
+    The values are the words of the command line (``--dubov``, ``--dutch``)."""
+
+    DUBOV = "dubov"
+    DUTCH = "dutch"
+
+    @property
+    def label(self) -> str:
+        return {System.DUBOV: "FIDE Dubov system (C.04.4.1)", System.DUTCH: "FIDE Dutch system (C.04.3)"}[self]
 
 
 class Colour(enum.Enum):
@@ -178,6 +192,7 @@ class Snapshot:
     AROs.  ``forbidden``: arbiter-defined pairs (each a frozenset of two ids) that
     may not meet.  ``acceleration``: virtual points of the accelerated rounds, this
     round's and the earlier ones' (the earlier ones decide who upfloated then).
+    ``system``: the pairing system (:func:`pairing.engine.pair_round` dispatches on it).
     """
 
     players: tuple[Player, ...]
@@ -188,6 +203,7 @@ class Snapshot:
     absent: frozenset[int] = frozenset()
     forbidden: frozenset[frozenset[int]] = frozenset()
     acceleration: tuple[Acceleration, ...] = ()
+    system: System = System.DUBOV
 
 
 class PreferenceStrength(enum.IntEnum):

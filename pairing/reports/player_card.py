@@ -121,7 +121,7 @@ def player_card(t: Tournament, player: Player) -> PlayerCard:
                 text = _CARD_ZERO_BYE if bye.kind == ByeKind.ZERO else _CARD_BYE[Result(bye.kind)]
             rows.append(CardRound(in_play.number, None, "", None, text, None, None))
     me = engine.Player(id=player.pk, tpn=player.tpn or 0, rating=player.rating, name=player.name, history=tuple(hist))
-    colours = engine.state.played_colours(me.history)
+    colours = engine.played_colours(me.history)
     tpr = tb.compute(table.data, (tb.TieBreak.TPR,))[player.pk][0]
     rank = next((r.rank for r in table.rows if r.player.pk == player.pk), None)
     return PlayerCard(

@@ -129,8 +129,8 @@ def pair_with(snap: Snapshot, changes: dict[int, dict]):
     ``changes`` maps a player id to PlayerState fields to replace."""
     from dataclasses import replace
 
-    from pairing.engine.pairer import _Round
-    from pairing.engine.state import player_states
+    from pairing.engine.dubov.pairer import _Round
+    from pairing.engine.dubov.state import player_states
 
     states = player_states(snap)
     for pid, fields in changes.items():

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 
+from pairing.engine.dubov.state import PlayerState, player_states
 from pairing.engine.model import (
     Board,
     ByeDecision,
@@ -30,7 +31,6 @@ from pairing.engine.model import (
     PreferenceStrength,
     Snapshot,
 )
-from pairing.engine.state import PlayerState, player_states
 
 #: Which rules and branches the enumerator has exercised (the cross-check prints
 #: it, so that a clean run also shows what it proved).

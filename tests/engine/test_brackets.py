@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 
 from pairing.engine import NoLegalPairing, pair_round
-from pairing.engine.upfloaters import containers
+from pairing.engine.dubov.upfloaters import containers
 
 from .builders import boards, from_rounds, pair_with, snapshot
 

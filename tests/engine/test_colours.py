@@ -3,8 +3,8 @@
 from decimal import Decimal
 
 from pairing.engine import Colour, Preference, PreferenceStrength
-from pairing.engine.colours import allocate
-from pairing.engine.state import PlayerState
+from pairing.engine.dubov.colours import allocate
+from pairing.engine.dubov.state import PlayerState
 
 W, B = Colour.WHITE, Colour.BLACK
 MILD, STRONG, ABS = PreferenceStrength.MILD, PreferenceStrength.STRONG, PreferenceStrength.ABSOLUTE

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from pairing.engine.dubov.state import player_states
 from pairing.engine.model import (
     Colour,
     InvalidSnapshot,
@@ -32,7 +33,6 @@ from pairing.engine.model import (
     Result,
     Snapshot,
 )
-from pairing.engine.state import player_states
 from pairing.engine.trf import TrfError, TrfTournament, parse_trf
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "dubov"

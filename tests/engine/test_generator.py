@@ -10,9 +10,9 @@ import time
 
 import pytest
 
+from pairing.engine.dubov.state import player_states, validate
 from pairing.engine.generator import GeneratedTournament, GeneratorConfig, generate, generate_fast
 from pairing.engine.model import Colour, NoLegalPairing, Result
-from pairing.engine.state import player_states, validate
 
 from .literal import literal_pair_round
 

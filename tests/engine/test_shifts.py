@@ -7,7 +7,7 @@ from itertools import permutations
 import pytest
 
 from pairing.engine import pair_round
-from pairing.engine.brackets import middle_out
+from pairing.engine.dubov.brackets import middle_out
 from pairing.engine.matching import lex_first_assignment, maximum_matching, min_class_pairs
 
 from .builders import boards, fresh, from_rounds

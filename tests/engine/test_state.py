@@ -1,10 +1,10 @@
-"""Player figures (state.py): ARO (1.6 / D5), colour preference (1.5 / D4),
+"""Player figures (dubov/state.py): ARO (1.6 / D5), colour preference (1.5 / D4),
 upfloats (D7), PAB eligibility (C2 / D8), MaxT (1.7.2 / D6)."""
 
 import pytest
 
 from pairing.engine import Colour, PointSystem, PreferenceStrength, max_t, player_states
-from pairing.engine.state import colour_preference, pab_eligible
+from pairing.engine.dubov.state import colour_preference, pab_eligible
 
 from .builders import from_rounds, parse_history, snapshot
 

@@ -1,14 +1,14 @@
-"""Per-player figures the rules are written in: score, colour difference and
-preference (1.5), ARO (1.6), upfloat counts and MaxT (1.7), PAB eligibility (C2).
+"""What every Swiss system reads from a player's history (C.04.1 / C.04.2, 2026 texts):
+played colours and the colour difference, the Basic Rules' PAB bar (Art. 4), pairing
+scores with virtual points (C.04.7), and the snapshot's validation.
 
-These are public so that the web app can publish the ARO list (Dubov 9) with the
-very numbers the engine paired with.  ``player_states`` is O(N * R).
+Shared by the systems' packages (:mod:`pairing.engine.dubov`, :mod:`pairing.engine.dutch`);
+each system builds its own per-player figures on top.  All functions are O(R) per player.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from .model import (
     Colour,
@@ -20,37 +20,31 @@ from .model import (
     Result,
     RoundEntry,
     Snapshot,
+    System,
     virtual_points,
 )
 
 
-def max_t(total_rounds: int) -> int:
-    """1.7.2: MaxT = 2 + floor(Rnds / 5)."""
-    return 2 + total_rounds // 5
-
-
 def played_colours(history: tuple[RoundEntry, ...]) -> tuple[Colour, ...]:
-    """D3: colours of played games only, in order."""
+    """Colours of played games only, in order (C.04.2 Art. 3.4: only played games count
+    where the colour sequence is meaningful)."""
     return tuple(e.colour for e in history if e.played and e.colour is not None)
 
 
 def colour_difference(history: tuple[RoundEntry, ...]) -> int:
-    """1.5.1: games with White minus games with Black (played games only)."""
+    """Games with White minus games with Black (played games only)."""
     cols = played_colours(history)
     return sum(1 if c is Colour.WHITE else -1 for c in cols)
 
 
-def colour_preference(history: tuple[RoundEntry, ...]) -> Preference:
-    """1.5.2 as read in D4.
-
-    Absolute: CD > +1 or < -1, or the same colour in the last two played games;
-    when both hold and disagree (WWWWBB) the colour difference decides.
-    Strong: CD = +1 (Black) or -1 (White).  Mild: CD = 0, alternate from the last
-    played game; no played game at all: mild Black (1.5.2.4).
-    """
-    cols = played_colours(history)
+def preference_of_colours(cols: tuple[Colour, ...]) -> Preference | None:
+    """The colour preference of a player who played ``cols`` (Dutch 1.7, Dubov 1.5):
+    absolute when CD > +1 or < -1 or the last two played games had the same colour (when
+    both hold and disagree, e.g. WWWWBB, the colour difference decides the side); strong
+    when CD = +-1; mild when CD = 0, alternating from the last played game.  None when
+    the player has played no game (each system says what that means)."""
     if not cols:
-        return Preference(Colour.BLACK, PreferenceStrength.MILD)
+        return None
     cd = sum(1 if c is Colour.WHITE else -1 for c in cols)
     if cd > 1:
         return Preference(Colour.BLACK, PreferenceStrength.ABSOLUTE)
@@ -65,47 +59,24 @@ def colour_preference(history: tuple[RoundEntry, ...]) -> Preference:
     return Preference(cols[-1].opposite, PreferenceStrength.MILD)
 
 
-def aro(player: Player, ratings: dict[int, int]) -> int:
-    """1.6 / D5: mean rating of played opponents, rounded half up; 0 if none."""
-    opp = [ratings[e.opponent] for e in player.history if e.played and e.opponent is not None]
-    if not opp:
-        return 0
-    return int((Decimal(sum(opp)) / len(opp)).to_integral_value(rounding=ROUND_HALF_UP))
+def pab_eligible(history: tuple[RoundEntry, ...], points: PointSystem) -> bool:
+    """C.04.1 Art. 4 (2026), Dutch [C2], Dubov C2 / D8: no earlier pairing-allocated bye
+    (whatever its value), no forfeit win, no unplayed round that scored at least a win
+    (F, or any bye worth a win under this point system)."""
+    for e in history:
+        if e.result in (Result.PAIRING_BYE, Result.FORFEIT_WIN):
+            return False
+        if not e.played and points.points(e.result) >= points.win:
+            return False
+    return True
 
 
-@dataclass(frozen=True)
-class PlayerState:
-    """A player's figures before the round being paired."""
-
-    id: int
-    tpn: int
-    rating: int
-    score: Decimal  # the pairing score: points plus virtual points (C.04.5.1)
-    aro: int
-    games_played: int
-    colour_difference: int
-    colours: tuple[Colour, ...]  # played games, in order (D3)
-    preference: Preference
-    pab_eligible: bool  # C2 / D8
-    upfloats: int  # D7, earlier rounds
-    upfloated_previous: bool  # D7, round - 1
-    max_upfloater: bool  # D6: upfloats >= MaxT
-    points: Decimal = Decimal(0)  # real points, as in the standings
-    virtual_points: Decimal = Decimal(0)  # acceleration carried into this round
-
-
-def player_states(snapshot: Snapshot) -> dict[int, PlayerState]:
-    """Figures for every player in the snapshot (absent and withdrawn ones too).
-
-    With acceleration, ``score`` is the pairing score (points plus this round's
-    virtual points), and an earlier round's upfloat compares the two players'
-    pairing scores of that round: the scoregroups they were paired in."""
-    validate(snapshot)
+def pairing_scores(snapshot: Snapshot) -> tuple[dict[int, list[Decimal]], dict[int, Decimal]]:
+    """``(running, real)``: ``running[id][k]`` is the player's pairing score before round
+    k + 1 (points plus that round's virtual points, C.04.7), for k = 0 .. round_number - 1;
+    ``real[id]`` the points as in the standings.  O(N * R)."""
     pts = snapshot.points
-    rounds = snapshot.round_number - 1
-    ratings = {p.id: p.rating for p in snapshot.players}
     accel = snapshot.acceleration
-    # running[i][k] = pairing score of player i before round k+1
     running: dict[int, list[Decimal]] = {}
     real: dict[int, Decimal] = {}
     for p in snapshot.players:
@@ -116,51 +87,14 @@ def player_states(snapshot: Snapshot) -> dict[int, PlayerState]:
             seq.append(acc + virtual_points(accel, p.id, k) if accel else acc)
         running[p.id] = seq
         real[p.id] = acc
-    limit = max_t(snapshot.total_rounds)
-    states: dict[int, PlayerState] = {}
-    for p in snapshot.players:
-        ups = 0
-        prev = False
-        for k, e in enumerate(p.history):
-            if e.paired and e.opponent is not None:
-                if running[e.opponent][k] > running[p.id][k]:
-                    ups += 1
-                    if k == rounds - 1:
-                        prev = True
-        cols = played_colours(p.history)
-        states[p.id] = PlayerState(
-            id=p.id,
-            tpn=p.tpn,
-            rating=p.rating,
-            score=running[p.id][-1],
-            aro=aro(p, ratings),
-            games_played=len(cols),
-            colour_difference=sum(1 if c is Colour.WHITE else -1 for c in cols),
-            colours=cols,
-            preference=colour_preference(p.history),
-            pab_eligible=pab_eligible(p.history, pts),
-            upfloats=ups,
-            upfloated_previous=prev,
-            max_upfloater=ups >= limit,
-            points=real[p.id],
-            virtual_points=virtual_points(accel, p.id, snapshot.round_number),
-        )
-    return states
-
-
-def pab_eligible(history: tuple[RoundEntry, ...], points: PointSystem) -> bool:
-    """C2 as read in D8: no earlier U, no forfeit win, no unplayed round that scored
-    at least a win (F, or any bye worth a win under this point system)."""
-    for e in history:
-        if e.result in (Result.PAIRING_BYE, Result.FORFEIT_WIN):
-            return False
-        if not e.played and points.points(e.result) >= points.win:
-            return False
-    return True
+    return running, real
 
 
 def validate(snapshot: Snapshot) -> None:
-    """Reject inconsistent input up front (style 8).  Raises InvalidSnapshot."""
+    """Reject inconsistent input up front (style 8).  Raises InvalidSnapshot.
+
+    Ratings are required by the Dubov system only (its 1.1 and the ARO); the Dutch
+    system pairs by score and TPN alone."""
     s = snapshot
     if s.round_number < 1:
         raise InvalidSnapshot(f"round to pair must be at least 1, got {s.round_number}")
@@ -177,7 +111,7 @@ def validate(snapshot: Snapshot) -> None:
             raise InvalidSnapshot(f"duplicate TPN {p.tpn} (player {p.id})")
         if p.tpn < 1:
             raise InvalidSnapshot(f"player {p.id}: TPN must be positive")
-        if p.rating is None or p.rating <= 0:
+        if s.system is System.DUBOV and (p.rating is None or p.rating <= 0):
             raise InvalidSnapshot(
                 f"player {p.id} has no rating; Dubov 1.1 requires a (provisional) rating for everyone"
             )

@@ -1,6 +1,6 @@
 """Choosing the upfloaters of a bracket (2025: 2.2.1-2.2.2; 2026: 3.2.1-3.2.2): the minimum
 number, then the best set by C6 (containers, D12), C7..C10 and the 4.2 order.
-A part of :class:`pairing.engine.pairer._Round`, which inherits it."""
+A part of :class:`pairing.engine.dubov.pairer._Round`, which inherits it."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import product
 
-from .matching import has_perfect_matching, min_class_pairs
-from .model import (
+from ..matching import has_perfect_matching, min_class_pairs
+from ..model import (
     EngineError,
 )
 
@@ -69,7 +69,7 @@ class _Eval:
 
 
 class UpfloaterChoice:
-    """The upfloater methods of :class:`~pairing.engine.pairer._Round` (its state: see there)."""
+    """The upfloater methods of :class:`~pairing.engine.dubov.pairer._Round` (its state: see there)."""
 
     def colour_cost(self, bracket: Sequence[int]) -> tuple[int, int] | None:
         """C7 over all legal pairings of ``bracket`` and the u of 2.2.4.1.

@@ -26,10 +26,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
-from .brackets import BracketPairing
-from .colours import allocate, ranks_higher, who
-from .matching import has_perfect_matching, maximum_matching
-from .model import (
+from ..matching import has_perfect_matching, maximum_matching
+from ..model import (
     Board,
     BracketTrace,
     ByeDecision,
@@ -42,6 +40,8 @@ from .model import (
     PreferenceStrength,
     Snapshot,
 )
+from .brackets import BracketPairing
+from .colours import allocate, ranks_higher, who
 from .state import PlayerState, player_states
 from .upfloaters import UpfloaterChoice, fmt
 

@@ -1,5 +1,5 @@
 """Pairing one bracket once its upfloaters are chosen (2025: 2.2.3-2.2.6; 2026: 3.2.3-3.2.6):
-G1/G2, shifts (D14), S1 and T2.  A part of :class:`pairing.engine.pairer._Round`."""
+G1/G2, shifts (D14), S1 and T2.  A part of :class:`pairing.engine.dubov.pairer._Round`."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 from itertools import combinations
 
-from .matching import has_perfect_matching, lex_first_assignment
-from .model import (
+from ..matching import has_perfect_matching, lex_first_assignment
+from ..model import (
     BracketTrace,
     EngineError,
 )
@@ -49,7 +49,7 @@ for _a, _b in ((_S, _X), (_S, _A), (_S, _N), (_X, _F), (_X, _A), (_F, _A), (_F, 
 
 
 class BracketPairing:
-    """The bracket methods of :class:`~pairing.engine.pairer._Round` (its state: see there)."""
+    """The bracket methods of :class:`~pairing.engine.dubov.pairer._Round` (its state: see there)."""
 
     def _shift_oracle(self, vs: list[int], roles: list[int]) -> bool:
         """Is there a legal pairing of the bracket in which every pair crosses the

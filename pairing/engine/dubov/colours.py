@@ -6,7 +6,7 @@ decided and why.  O(R) per pair (5.2.4 walks back through the played colours).
 
 from __future__ import annotations
 
-from .model import Colour, PreferenceStrength
+from ..model import Colour, PreferenceStrength
 from .state import PlayerState
 
 _STRENGTH = {

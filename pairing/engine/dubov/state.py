@@ -1,0 +1,129 @@
+"""Per-player figures the rules are written in: score, colour difference and
+preference (1.5), ARO (1.6), upfloat counts and MaxT (1.7), PAB eligibility (C2).
+
+These are public so that the web app can publish the ARO list (Dubov 9) with the
+very numbers the engine paired with.  ``player_states`` is O(N * R).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from ..history import (
+    colour_difference,
+    pab_eligible,
+    pairing_scores,
+    played_colours,
+    preference_of_colours,
+    validate,
+)
+from ..model import (
+    Colour,
+    Player,
+    Preference,
+    PreferenceStrength,
+    RoundEntry,
+    Snapshot,
+    virtual_points,
+)
+
+__all__ = [
+    "PlayerState",
+    "aro",
+    "colour_difference",
+    "colour_preference",
+    "max_t",
+    "pab_eligible",
+    "played_colours",
+    "player_states",
+    "validate",
+]
+
+
+def max_t(total_rounds: int) -> int:
+    """1.7.2: MaxT = 2 + floor(Rnds / 5)."""
+    return 2 + total_rounds // 5
+
+
+def colour_preference(history: tuple[RoundEntry, ...]) -> Preference:
+    """1.5.2 as read in D4.
+
+    Absolute: CD > +1 or < -1, or the same colour in the last two played games;
+    when both hold and disagree (WWWWBB) the colour difference decides.
+    Strong: CD = +1 (Black) or -1 (White).  Mild: CD = 0, alternate from the last
+    played game; no played game at all: mild Black (1.5.2.4).
+    """
+    return preference_of_colours(played_colours(history)) or Preference(Colour.BLACK, PreferenceStrength.MILD)
+
+
+def aro(player: Player, ratings: dict[int, int]) -> int:
+    """1.6 / D5: mean rating of played opponents, rounded half up; 0 if none."""
+    opp = [ratings[e.opponent] for e in player.history if e.played and e.opponent is not None]
+    if not opp:
+        return 0
+    return int((Decimal(sum(opp)) / len(opp)).to_integral_value(rounding=ROUND_HALF_UP))
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """A player's figures before the round being paired."""
+
+    id: int
+    tpn: int
+    rating: int
+    score: Decimal  # the pairing score: points plus virtual points (C.04.5.1)
+    aro: int
+    games_played: int
+    colour_difference: int
+    colours: tuple[Colour, ...]  # played games, in order (D3)
+    preference: Preference
+    pab_eligible: bool  # C2 / D8
+    upfloats: int  # D7, earlier rounds
+    upfloated_previous: bool  # D7, round - 1
+    max_upfloater: bool  # D6: upfloats >= MaxT
+    points: Decimal = Decimal(0)  # real points, as in the standings
+    virtual_points: Decimal = Decimal(0)  # acceleration carried into this round
+
+
+def player_states(snapshot: Snapshot) -> dict[int, PlayerState]:
+    """Figures for every player in the snapshot (absent and withdrawn ones too).
+
+    With acceleration, ``score`` is the pairing score (points plus this round's
+    virtual points), and an earlier round's upfloat compares the two players'
+    pairing scores of that round: the scoregroups they were paired in."""
+    validate(snapshot)
+    rounds = snapshot.round_number - 1
+    ratings = {p.id: p.rating for p in snapshot.players}
+    accel = snapshot.acceleration
+    running, real = pairing_scores(snapshot)
+    limit = max_t(snapshot.total_rounds)
+    states: dict[int, PlayerState] = {}
+    for p in snapshot.players:
+        ups = 0
+        prev = False
+        for k, e in enumerate(p.history):
+            if e.paired and e.opponent is not None:
+                if running[e.opponent][k] > running[p.id][k]:
+                    ups += 1
+                    if k == rounds - 1:
+                        prev = True
+        cols = played_colours(p.history)
+        states[p.id] = PlayerState(
+            id=p.id,
+            tpn=p.tpn,
+            rating=p.rating,
+            score=running[p.id][-1],
+            aro=aro(p, ratings),
+            games_played=len(cols),
+            colour_difference=sum(1 if c is Colour.WHITE else -1 for c in cols),
+            colours=cols,
+            preference=colour_preference(p.history),
+            pab_eligible=pab_eligible(p.history, snapshot.points),
+            upfloats=ups,
+            upfloated_previous=prev,
+            max_upfloater=ups >= limit,
+            points=real[p.id],
+            virtual_points=virtual_points(accel, p.id, snapshot.round_number),
+        )
+    return states
