@@ -11,6 +11,9 @@ one request per line of standard input (JSON), one answer per line of standard o
 
     {"argv": ["tiebreakchecker.py", "-i", FILE, ...]}          -> {"ok": true, "out": TEXT}
     {"argv": ["tournamentgenerator.py", "-g", N, "1", ...]}    -> {"ok": true, "out": ""}
+    {"argv": ["pairingchecker.py", "-p", "-m", "dutch", "-i", FILE]} -> {"ok": true, "out": JSON}
+
+(the last for scripts/compare_pairings_bbp.py: Gacrux's Dutch pairing of the next round)
 
 The argv is exactly what the command line would get, so an answer is what the program
 prints when run from a shell (the harness checks this on a sample: ``--check-worker``).
@@ -32,7 +35,8 @@ def main() -> int:
     sys.path.insert(0, gdir)
     os.chdir(gdir)
     sys.set_int_max_str_digits(15000)  # as tournamentgenerator.py's own __main__
-    import tiebreakchecker  # noqa: PLC0415 - Gacrux's modules, importable only here
+    import pairingchecker  # noqa: PLC0415 - Gacrux's modules, importable only here
+    import tiebreakchecker  # noqa: PLC0415
     import tournamentgenerator  # noqa: PLC0415
 
     answer = sys.stdout
@@ -49,6 +53,8 @@ def main() -> int:
                     tge = tournamentgenerator.tournamentgenerator()
                     code = tge.read_command_line()
                     tge.process_tournaments()
+                elif argv[0] == "pairingchecker.py":
+                    code = pairingchecker.pairingchecker().common_main()
                 else:
                     raise ValueError(f"unknown program {argv[0]!r}")
             reply = {"ok": not code, "out": out.getvalue(), "code": code}

@@ -18,6 +18,14 @@ Choices (documented here because other code relies on them):
   arrival order and keep them as TPNs (appended to the initial ranking list,
   no re-sort).  Before their arrival late entries have ``Z`` rounds and are in
   that round's absences.
+* ``reslot_late`` (C.04.2 2026, Art. 2.4: a late entry gets "an appropriate TPN", at
+  any time): from the round a late entry arrives, the TPNs of the players who have
+  arrived are their places by rating (descending; equal ratings by id, standing in
+  for title and name), the players yet to arrive after them by id; ids stay put, so
+  a snapshot's ``tpn`` differs from its ``id`` (the TRF writers need them equal:
+  write such a round with the players renumbered by TPN).
+* ``points``: the point system (3-1-0, a PAB worth less than a win ...), used for the
+  scores and given to every snapshot.
 * Withdrawals: from round 2 on, every active player withdraws with probability
   ``withdrawal_rate`` per round; a withdrawn player has ``Z`` from then on and
   stays in the snapshot.
@@ -96,6 +104,8 @@ class GeneratorConfig:
     ratings: tuple[int, ...] | None = None  # one per player, instead of drawing them
     results: str = "elo"  # "elo": logistic expectation; "fide": FIDE's rating table (B.02 8.1.2)
     baku: bool = False  # Baku acceleration (C.04.5.1): GA = the first 2*ceil(M/4) of the M round-1 players
+    points: PointSystem = field(default_factory=PointSystem)
+    reslot_late: bool = False  # late entries take their TPN by rating (C.04.2 2.4), see the module's note
 
 
 @dataclass(frozen=True)
@@ -108,6 +118,13 @@ class GeneratedTournament:
     absences: tuple[frozenset[int], ...]  # per round: ids not paired in that round
     rounds_played: int = field(default=0)
     acceleration: tuple[Acceleration, ...] = ()
+    tpns: tuple[tuple[tuple[int, int], ...], ...] = ()  # per round: (id, TPN) pairs; empty: TPN = id
+
+    def tpn_map(self, round_number: int) -> dict[int, int]:
+        """id -> TPN when ``round_number`` is paired."""
+        if not self.tpns:
+            return {p.id: p.tpn for p in self.players}
+        return dict(self.tpns[min(round_number, len(self.tpns)) - 1])
 
     def snapshot(self, round_number: int) -> Snapshot:
         """The tournament before ``round_number`` is paired (histories truncated)."""
@@ -118,8 +135,9 @@ class GeneratedTournament:
             )
         if round_number - 1 > self.rounds_played:
             raise ValueError(f"round {round_number - 1} was not played")
+        tpn = self.tpn_map(round_number)
         players = tuple(
-            Player(id=p.id, tpn=p.tpn, rating=p.rating, name=p.name, history=p.history[: round_number - 1])
+            Player(id=p.id, tpn=tpn[p.id], rating=p.rating, name=p.name, history=p.history[: round_number - 1])
             for p in self.players
         )
         return Snapshot(
@@ -155,10 +173,20 @@ class _Sim:
     absences: list[frozenset[int]] = field(default_factory=list)
     requested: dict[int, Result] = field(default_factory=dict)  # this round's requested byes
     acceleration: tuple[Acceleration, ...] = ()
+    tpns: list[tuple[tuple[int, int], ...]] = field(default_factory=list)  # per round, when re-slotting
 
     @property
     def ids(self) -> list[int]:
         return sorted(self.ratings)
+
+    def tpn_of(self, round_number: int) -> dict[int, int]:
+        """id -> TPN for ``round_number``: the id, or (``reslot_late``) the rating order of
+        the players who have arrived, those yet to arrive after them."""
+        if not self.config.reslot_late:
+            return {pid: pid for pid in self.ids}
+        here = sorted((p for p in self.ids if self.arrival[p] <= round_number), key=lambda p: (-self.ratings[p], p))
+        later = [p for p in self.ids if self.arrival[p] > round_number]
+        return {pid: i for i, pid in enumerate(here + later, start=1)}
 
     def decide_absences(self, round_number: int) -> frozenset[int]:
         """Withdrawals and requested byes for ``round_number``; appends to absences."""
@@ -237,11 +265,12 @@ class _Sim:
             else:
                 h.append(RoundEntry(None, None, self.requested.get(pid, Result.ZERO_BYE)))
 
-    def players(self) -> tuple[Player, ...]:
+    def players(self, round_number: int | None = None) -> tuple[Player, ...]:
+        tpn = self.tpn_of(round_number or len(self.absences) or 1)
         return tuple(
             Player(
                 id=pid,
-                tpn=pid,
+                tpn=tpn[pid],
                 rating=self.ratings[pid],
                 name=f"Player {pid}",
                 history=tuple(self.histories[pid]),
@@ -250,12 +279,15 @@ class _Sim:
         )
 
     def snapshot(self, round_number: int, absent: frozenset[int]) -> Snapshot:
+        if self.config.reslot_late:
+            while len(self.tpns) < round_number:
+                self.tpns.append(tuple(sorted(self.tpn_of(len(self.tpns) + 1).items())))
         return Snapshot(
-            players=self.players(),
+            players=self.players(round_number),
             round_number=round_number,
             total_rounds=self.config.rounds,
             initial_colour=self.initial_colour,
-            points=PointSystem(),
+            points=self.config.points,
             absent=absent,
             forbidden=self.forbidden,
             acceleration=self.acceleration,
@@ -266,11 +298,14 @@ class _Sim:
             players=self.players(),
             total_rounds=self.config.rounds,
             initial_colour=self.initial_colour,
-            points=PointSystem(),
+            points=self.config.points,
             forbidden=self.forbidden,
             absences=tuple(self.absences),
             rounds_played=rounds_played,
             acceleration=self.acceleration,
+            tpns=tuple(tuple(sorted(self.tpn_of(k).items())) for k in range(1, len(self.absences) + 1))
+            if self.config.reslot_late
+            else (),
         )
 
 
@@ -403,7 +438,7 @@ def generate_fast(config: GeneratorConfig, rounds_to_play: int | None = None) ->
     sim = _setup(config)
     rng = sim.rng
     todo = _rounds(config, rounds_to_play)
-    pts = PointSystem()
+    pts = config.points
     score = {pid: Decimal(0) for pid in sim.ids}
     cd = {pid: 0 for pid in sim.ids}
     last: dict[int, Colour | None] = {pid: None for pid in sim.ids}
