@@ -1,56 +1,143 @@
 // Results entry by keyboard: focus a board row, press a result key.
 // The buttons are ordinary form buttons, so everything also works without this file.
+//
+// Typing fast (issue 32, item 3): a key belongs to the board focused when it is pressed.
+// The focus moves on to the next board at once, not when the server has answered, and
+// the saves wait in a queue and go one at a time, in the order typed.  A key that cannot
+// be applied (its board is still being saved, every board has a result) is refused with
+// a sentence at the board, never passed on to another one.
 (function () {
   "use strict";
   var KEYS = { "1": "1-0", "=": "1/2-1/2", "5": "1/2-1/2", "0": "0-1", "+": "+-", "-": "-+", "*": "--",
                "a": "1/2-0", "b": "0-1/2", "z": "0-0", "w": "W-L", "d": "D-D", "l": "L-W", "?": "adj" };
-  var pendingFocus = null;
+  var queue = [];       // [{board, value}] typed and not sent yet, in the order typed
+  var inflight = null;  // the form whose save is on its way
 
   function rows() { return Array.prototype.slice.call(document.querySelectorAll("tr[data-board]")); }
 
-  function hint(text) {
+  // The page's sentences, in its language (data-* of #key-hint); {name} are filled in.
+  function say(name, fallback, values) {
+    var box = document.getElementById("key-hint");
+    var text = (box && box.dataset[name]) || fallback;
+    Object.keys(values || {}).forEach(function (k) { text = text.split("{" + k + "}").join(values[k]); });
+    return text;
+  }
+
+  // A notice at the board itself (issue 32, item 4): the arbiter is looking there.
+  function boardHint(row, text) {
+    clearHints();
+    var cell = row.querySelector("td.result") || row.lastElementChild;
+    var note = document.createElement("div");
+    note.className = "board-hint";
+    note.setAttribute("role", "status");
+    note.textContent = text;
+    cell.appendChild(note);
+  }
+
+  function pageHint(text) {
+    clearHints();
     var box = document.getElementById("key-hint");
     if (box) box.textContent = text;
   }
 
+  function clearHints() {
+    Array.prototype.forEach.call(document.querySelectorAll(".board-hint"), function (n) { n.remove(); });
+    var box = document.getElementById("key-hint");
+    if (box) box.textContent = "";
+  }
+
   function disarm() {
     rows().forEach(function (r) { delete r.dataset.armed; });
-    hint("");
+    clearHints();
   }
 
   function move(row, step) {
     disarm();
     var all = rows();
-    var i = all.indexOf(row);
-    var next = all[i + step];
+    var next = all[all.indexOf(row) + step];
     if (next) next.focus();
   }
 
+  // The next board still waiting for a result (neither saved nor queued), after ``row``
+  // and then from the top; when there is none, focus leaves the list.
+  function focusNextOpen(row) {
+    var all = rows();
+    var i = all.indexOf(row);
+    var order = all.slice(i + 1).concat(all.slice(0, i));
+    for (var k = 0; k < order.length; k++) {
+      if (!order[k].classList.contains("done") && !order[k].classList.contains("pending")) { order[k].focus(); return; }
+    }
+    var progress = document.getElementById("progress");
+    if (progress) progress.focus();
+  }
+
+  // Send the oldest queued save; the next goes when this one is answered.
+  function pump() {
+    while (inflight === null && queue.length) {
+      var item = queue.shift();
+      var row = document.getElementById("board-" + item.board);
+      var button = row && row.querySelector('button.rb[value="' + item.value + '"]');
+      if (!button) {
+        if (row) { row.classList.remove("pending"); boardHint(row, say("failed", "Board {board}: not saved. Press the key again.", { board: item.board })); }
+        continue;
+      }
+      inflight = button.form;
+      button.click();  // htmx posts the form with this button's value and swaps the row
+    }
+  }
+
+  document.addEventListener("htmx:afterRequest", function (e) {
+    // detail.elt is a parent once the form has been swapped out; requestConfig keeps it
+    var config = e.detail.requestConfig;
+    if (inflight === null || !config || config.elt !== inflight) return;
+    var form = inflight;
+    inflight = null;
+    if (!e.detail.successful) {
+      // the row was not replaced: it still shows the result stored before
+      var row = form.closest("tr[data-board]");
+      if (row) {
+        row.classList.remove("pending");
+        Array.prototype.forEach.call(row.querySelectorAll(".rb.queued"), function (b) { b.classList.remove("queued"); });
+        boardHint(row, say("failed", "Board {board}: not saved. Press the key again.", { board: row.dataset.board }));
+      }
+    }
+    pump();
+  });
+
   document.addEventListener("keydown", function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    var row = e.target.closest ? e.target.closest("tr[data-board]") : null;
-    if (!row || (e.target.tagName === "INPUT" || e.target.tagName === "SELECT")) return;
+    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.target.tagName === "TEXTAREA") return;
     var value = KEYS[e.key];
+    var row = e.target.closest ? e.target.closest("tr[data-board]") : null;
+    if (!row) {
+      // typed after the last open board: refused where the focus went (the progress line)
+      if (value && e.target.id === "progress") { e.preventDefault(); pageHint(say("end", "Every board has a result: to change one, focus its board first.")); }
+      return;
+    }
     if (value) {
-      var button = row.querySelector('button[value="' + value + '"]');
+      var button = row.querySelector('button.rb[value="' + value + '"]');
       if (!button) return;
       e.preventDefault();
+      if (row.classList.contains("pending")) {
+        boardHint(row, say("saving", "Board {board} is still being saved: press the key again when its result shows.", { board: row.dataset.board }));
+        return;
+      }
       var current = row.querySelector("button.rb.on");
       if (current && current.value === value) { disarm(); return; }  // already that result
       if (current && row.dataset.armed !== value) {
         // A finished board: a stray key must not change it.  The same key again does.
         disarm();
         row.dataset.armed = value;
-        // the sentence comes from the page, in its language (#key-hint's data-armed)
-        var box = document.getElementById("key-hint");
-        var text = (box && box.dataset.armed) || "Board {board} already has {current}: press {key} again to change it to {new}.";
-        hint(text.replace("{board}", row.dataset.board).replace("{current}", current.textContent.trim())
-                 .replace("{key}", e.key).replace("{new}", button.textContent.trim()));
+        boardHint(row, say("armed", "Board {board} already has {current}: press {key} again to change it to {new}.",
+                           { board: row.dataset.board, current: current.textContent.trim(), key: e.key, "new": button.textContent.trim() }));
         return;
       }
       disarm();
-      pendingFocus = row.dataset.board;
-      button.click();
+      row.classList.add("pending");
+      button.classList.add("queued");
+      queue.push({ board: row.dataset.board, value: value });
+      focusNextOpen(row);
+      pump();
     } else if (e.key === "ArrowDown" || e.key === "j") {
       e.preventDefault(); move(row, 1);
     } else if (e.key === "ArrowUp" || e.key === "k") {
@@ -99,24 +186,6 @@
   document.addEventListener("click", function (e) {
     var button = e.target.closest ? e.target.closest("[data-print]") : null;
     if (button) { e.preventDefault(); window.print(); }
-  });
-
-  // After a row is swapped in, go to the next board still waiting for a result
-  // (or simply the next board).
-  document.addEventListener("htmx:afterSettle", function () {
-    if (pendingFocus === null) return;
-    var row = document.getElementById("board-" + pendingFocus);
-    pendingFocus = null;
-    if (!row) return;
-    var all = rows();
-    var i = all.indexOf(row);
-    var order = all.slice(i + 1).concat(all.slice(0, i));
-    for (var k = 0; k < order.length; k++) {
-      if (!order[k].classList.contains("done")) { order[k].focus(); return; }
-    }
-    // Every board has a result: focus leaves the list (a stray key changes nothing).
-    var progress = document.getElementById("progress");
-    if (progress) progress.focus();
   });
 })();
 

@@ -59,14 +59,14 @@ def test_arbiter_pairs_a_round_and_enters_results_by_keyboard(live_server, brows
     page.keyboard.press("0")
     page.locator("#board-1").focus()
     page.keyboard.press("0")
-    page.wait_for_function("document.querySelector('#key-hint').innerText.includes('press 0 again')")
+    page.wait_for_function("document.querySelector('#board-1 .board-hint').innerText.includes('press 0 again')")
     page.wait_for_timeout(300)
     assert rnd.game_set.get(board=1).result == "1-0" and rnd.game_set.get(board=4).result == "1-0"
     page.keyboard.press("0")
     page.wait_for_function("document.querySelector('#board-1 button.rb.on') && "
                            "document.querySelector('#board-1 button.rb.on').value === '0-1'")
     assert rnd.game_set.get(board=1).result == "0-1"
-    assert page.inner_text("#key-hint") == ""
+    assert page.locator(".board-hint").count() == 0 and page.inner_text("#key-hint") == ""
 
     page.click("nav.tabs >> text=Standings")
     page.wait_for_selector("#standings")
