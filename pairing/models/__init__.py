@@ -36,6 +36,7 @@ from .choices import (
     tournament_rating,
     version_token,
 )
+from .confirmation import SpentConfirmation
 from .integrity import IntegrityEvent, IntegrityKind
 from .player import Player, PlayerQuerySet, RoundRating
 from .ratings import (
@@ -50,7 +51,7 @@ from .ratings import (
 )
 from .rounds import Bye, ByeQuerySet, ForbiddenPair, ForbiddenPairQuerySet, Game, GameQuerySet, Round, Seat
 from .team import DeputyInvitation
-from .tournament import Tournament, TournamentQuerySet
+from .tournament import Tournament, TournamentQuerySet, bump_revision
 
 __all__ = [
     "BergerNumbers", "PairingSystem", "FinalTies", "TiebreakRules", "UnratedTiebreaks", "RoundRating",
@@ -66,5 +67,5 @@ __all__ = [
     "AuditAction", "AuditEntry", "AuditEntryQuerySet", "Bye", "ByeKind", "ByeQuerySet", "ColourChoice",
     "ColourMethod", "Conflict", "ForbiddenPair", "ForbiddenPairQuerySet", "Game", "GameQuerySet", "GameResult",
     "Player", "PlayerQuerySet", "Round", "RoundStatus", "Seat", "Sex", "TieOrder", "Title", "Tournament",
-    "TournamentQuerySet", "audit_value", "version_token",
+    "TournamentQuerySet", "audit_value", "version_token", "bump_revision", "SpentConfirmation",
 ]

@@ -8,7 +8,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from .choices import BYE_WORDS, ColourChoice, ColourMethod, GameResult
-from .tournament import Tournament
+from .tournament import Tournament, bump_revision
 
 # Stored codes written as the app's pages write them (issue 21, rough edge 8: the trail
 # showed "initial colour b" and "1/2-1/2").
@@ -49,6 +49,8 @@ class AuditEntry(models.Model):
 
     Written by the service that makes the change, inside its transaction, so a
     change without its entry (or an entry without its change) cannot be committed.
+    Writing one moves the tournament's :attr:`~pairing.models.Tournament.revision` on
+    (:func:`~pairing.models.tournament.bump_revision`), in the same transaction.
     """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
@@ -89,6 +91,7 @@ class AuditEntry(models.Model):
         after=None,
     ) -> AuditEntry:
         known = user is not None and user.is_authenticated
+        bump_revision(tournament.pk)
         return cls.objects.create(
             tournament=tournament,
             user=user if known else None,

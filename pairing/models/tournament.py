@@ -185,6 +185,10 @@ class Tournament(models.Model):
     )
     deputies = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="deputy_tournaments")
     created = models.DateTimeField(_("created"), auto_now_add=True)
+    revision = models.PositiveBigIntegerField(
+        _("revision"), default=0, editable=False,
+        help_text=_("Counts the changes of the tournament's state; see bump_revision()."),
+    )
 
     objects = TournamentQuerySet.as_manager()
 
@@ -267,6 +271,10 @@ class Tournament(models.Model):
         if not user.is_authenticated:
             return False
         return self.owner_id == user.pk or self.deputies.filter(pk=user.pk).exists()
+
+    def current_revision(self) -> int:
+        """The committed :attr:`revision` (the instance's copy may be older)."""
+        return Tournament.objects.filter(pk=self.pk).values_list("revision", flat=True).first() or 0
 
     def lock(self) -> Tournament:
         """Lock the tournament row until the end of the transaction (PostgreSQL).
@@ -388,3 +396,19 @@ class Tournament(models.Model):
             "Z": Decimal("0"),
         }[result]
 
+
+
+def bump_revision(tournament_id: int) -> None:
+    """Count one change of the tournament's state: ``revision = revision + 1``, atomically,
+    in the caller's transaction (it takes the row's lock until the transaction ends).
+
+    :attr:`Tournament.revision` is the one version of a tournament as a whole: it grows by
+    one (at least) with every change of its state and never otherwise.
+    :meth:`AuditEntry.log <pairing.models.AuditEntry.log>` calls this, and every service
+    writes its audit entry in the transaction of its change, so a committed change always
+    moves the revision; the few writes without an audit entry (marking the ratings as
+    checked) call it themselves.  What keys on it: a confirmation is bound to the revision
+    the arbiter saw (:mod:`pairing.views.confirm`: a later change makes it stale), and a
+    cache of a tournament's public pages can use ``(tournament.pk, revision)`` as its key.
+    """
+    Tournament.objects.filter(pk=tournament_id).update(revision=F("revision") + 1)

@@ -173,7 +173,11 @@ def leave_fide_mode(t: Tournament, user, confirmations: int, *, why: str = "", e
 def undo(t: Tournament, event_pk: int, user, confirmations: int) -> IntegrityEvent:
     """Go back to the restore point of event ``event_pk`` (Level 3, chief arbiter): the
     tournament's pairing data as it was just before that event; that event and every
-    later one are marked undone; the undo is itself an event.  Raises ValueError."""
+    later one are marked undone; the undo is itself an event.  Raises ValueError.
+
+    Checked before the question and again under the tournament's lock, so two undos of
+    the same event posted at once act once.  That the state is still the one the
+    question described is the confirmation token's check (:mod:`pairing.views.confirm`)."""
     event = IntegrityEvent.objects.filter(tournament=t, pk=event_pk).first()
     if event is None or event.undone_at is not None:
         raise ValueError(_("That event does not exist or was undone already; nothing changed."))
@@ -190,6 +194,11 @@ def undo(t: Tournament, event_pk: int, user, confirmations: int) -> IntegrityEve
     )
     with transaction.atomic():
         t.lock()
+        # again under the lock: a second undo of the same event (a double click, another
+        # tab) waited here for the first one and finds it done
+        event = IntegrityEvent.objects.filter(tournament=t, pk=event_pk, undone_at__isnull=True).first()
+        if event is None:
+            raise ValueError(_("That event does not exist or was undone already; nothing changed."))
         now = timezone.now()
         who = user.get_username() if user is not None and user.is_authenticated else ""
         point = restore.take(t)

@@ -39,6 +39,7 @@ from ..models import (
     RatingList,
     RatingMethod,
     Tournament,
+    bump_revision,
     tournament_rating,
 )
 from ..wording import in_english
@@ -286,6 +287,7 @@ def apply_differences(t: Tournament, chosen: set[str], user, day: datetime.date 
 def mark_checked(t: Tournament) -> None:
     """The arbiter has seen the differences with the lists loaded now."""
     Tournament.objects.filter(pk=t.pk).update(ratings_checked_at=timezone.now())
+    bump_revision(t.pk)  # no audit entry: the revision moves all the same
 
 
 def newer_lists(t: Tournament) -> list[RatingList]:

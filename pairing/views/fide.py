@@ -15,7 +15,7 @@ from ..access import get_tournament_for_arbiter, get_tournament_for_owner
 from ..models import IntegrityEvent
 from ..services import integrity
 from ..warning_levels import NeedsConfirmation
-from .confirm import ask, given
+from .confirm import ask, confirmable, given
 
 
 @login_required
@@ -36,6 +36,7 @@ def fide_mode(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@confirmable
 def fide_mode_leave(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_owner(request, slug)
     back = reverse("pairing:fide_mode", args=[t.slug])
@@ -52,6 +53,7 @@ def fide_mode_leave(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@confirmable
 def integrity_undo(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = get_tournament_for_owner(request, slug)
     back = reverse("pairing:fide_mode", args=[t.slug])

@@ -16,7 +16,7 @@ from ..forms import OnePlayerForm, PoolPairForm
 from ..services import manual
 from ..services.rounds import PairingRefused
 from ..warning_levels import NeedsConfirmation
-from .confirm import ask, given
+from .confirm import ask, confirmable, given
 
 
 def _form_error(form) -> str:
@@ -38,6 +38,7 @@ def pair_by_hand(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@confirmable
 def round_manual(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """One step of a session: ``op`` is start, pool, pair, pab or end."""
     t = get_tournament_for_arbiter(request, slug)

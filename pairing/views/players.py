@@ -17,7 +17,7 @@ from ..services.forbidden_pairs import allow_pair, forbid_pair
 from ..services.players import add_player, add_players, change_player, delete_player, withdraw
 from ..services.trf_import import IMPORT_CHECK_LIMIT, NOT_CHECKED, ImportRefused, import_trf
 from ..warning_levels import NeedsConfirmation
-from .confirm import ask, given
+from .confirm import ask, confirmable, given
 from .notices import tells_of_a_discarded_draft
 
 
@@ -92,6 +92,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @tells_of_a_discarded_draft
+@confirmable
 def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     player = get_player(t, pk)
@@ -213,6 +214,7 @@ def players_import(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @tells_of_a_discarded_draft
+@confirmable
 def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     form = TrfImportForm(request.POST or None, request.FILES or None)
@@ -256,6 +258,7 @@ def _forbidden_context(t, form) -> dict:
 @login_required
 @require_http_methods(["GET", "POST"])
 @tells_of_a_discarded_draft
+@confirmable
 def forbidden_pairs(request: HttpRequest, slug: str) -> HttpResponse:
     """The forbidden pairs (players who must not be paired with each other) and the form
     that adds one.  Adding one discards the draft round, if any."""
@@ -280,6 +283,7 @@ def forbidden_pairs(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 @tells_of_a_discarded_draft
+@confirmable
 def forbidden_pair_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     try:
@@ -294,6 +298,7 @@ def forbidden_pair_delete(request: HttpRequest, slug: str, pk: int) -> HttpRespo
 @login_required
 @require_POST
 @tells_of_a_discarded_draft
+@confirmable
 def pairing_numbers(request: HttpRequest, slug: str) -> HttpResponse:
     """The chief arbiter exchanges two pairing numbers or regenerates the list from the
     ratings (VCL4THP Q147-154), each after a Level-3 confirmation."""

@@ -31,13 +31,14 @@ from ..services.rounds import (
 )
 from ..services.snapshot import build_snapshot, histories, point_system
 from ..warning_levels import NeedsConfirmation
-from .confirm import ask, given
+from .confirm import ask, confirmable, given
 from .notices import tells_of_a_discarded_draft
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 @tells_of_a_discarded_draft
+@confirmable
 def absences(request: HttpRequest, slug: str) -> HttpResponse:
     """Requested byes for a round not yet published (default: the next one)."""
     t = get_tournament_for_arbiter(request, slug)
@@ -82,6 +83,7 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @tells_of_a_discarded_draft
+@confirmable
 def byes_grid(request: HttpRequest, slug: str) -> HttpResponse:
     """Requested byes of every round not yet published, players x rounds, saved at once
     (issue 21, rough edge 7).  A field is ``kind-<player>-<round>``; each round carries
@@ -137,6 +139,7 @@ def _seen_byes(raw: str) -> dict[int, str]:
 
 @login_required
 @require_POST
+@confirmable
 def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     try:
@@ -353,6 +356,7 @@ def round_discard(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@confirmable
 def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     rnd = get_round(t, number)
@@ -381,6 +385,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 @tells_of_a_discarded_draft
+@confirmable
 def game_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpResponse:
     """One board's result.  ``result`` is a value (``1-0``) or a key (``1 = 0 + - *``);
     ``expected`` is the result the arbiter saw, so a concurrent change is reported."""
@@ -426,6 +431,7 @@ def game_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpRe
 
 @login_required
 @require_POST
+@confirmable
 def game_rating_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpResponse:
     """A result corrected for the rating report only (C.04.2 4.3), Level 3."""
     t = get_tournament_for_arbiter(request, slug)

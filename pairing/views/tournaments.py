@@ -24,7 +24,7 @@ from ..reports.standings import adjourned_text, long_event_advice, open_adjourne
 from ..services import deputies as team
 from ..services.tournaments import log_created, save_settings, too_many_rounds
 from ..warning_levels import NeedsConfirmation
-from .confirm import ask, given
+from .confirm import ask, confirmable, given
 from .notices import tells_of_a_discarded_draft
 
 logger = logging.getLogger(__name__)
@@ -126,6 +126,7 @@ def _overview(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @tells_of_a_discarded_draft
+@confirmable
 def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     before = t.audit_values()
