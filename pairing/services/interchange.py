@@ -26,6 +26,8 @@ from .numbering import renumber
 from .snapshot import absent_ids, histories, point_system
 from .trf_import import IMPORT_CHECK_LIMIT, NOT_CHECKED, ImportRefused, import_trf  # noqa: F401 - callers' names
 
+_ABSENT = RoundEntry(None, None, Result.ZERO_BYE)
+
 
 def _date_text(d: datetime.date | None) -> str:
     return d.strftime("%Y/%m/%d") if d else ""
@@ -75,7 +77,8 @@ def _national_records(t: Tournament, players: list[Player]) -> tuple[str, ...]:
 def export_trf(t: Tournament, *, integrity: bool = False) -> str:
     """TRF-16 of the complete rounds, with XXR/XXC/XXS, the forbidden pairs as XXP,
     the players absent from the next round as XXZ (when it is not paired yet) and every
-    requested bye of a round not in the file, with its kind, as a TRF-2026 240 record.  A round in play (results missing)
+    requested bye of a round not in the file, with its kind, as a TRF-2026 240 record (and a
+    withdrawal as 240 Z records in every round from it to the last, those in the file too).  A round in play (results missing)
     and a draft are left out: TRF-16 has no code for a pending result.  Starting
     ranks are the TPNs.  Results corrected for the rating report (C.04.2 4.3) are
     written as corrected.  ``integrity``: the copy with the ``###`` lines of the
@@ -124,11 +127,14 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
     ahead: dict[tuple[str, int], list[int]] = {}
     for bye in Bye.objects.requested().filter(tournament=t, round_number__gt=played).order_by("round_number", "kind"):
         ahead.setdefault((bye.kind, bye.round_number), []).append(tpn[bye.player_id])
-    # a withdrawal: a zero-point bye in every round from it to the last (read back as the
-    # withdrawal it is; the file has no record of its own for one)
+    # a withdrawal: a zero-point bye in every round from it to the last, the rounds in the
+    # file included (read back as the withdrawal it is; TRF has no record of its own for
+    # one, and a requested zero-point bye of a round in the file is in the 001 line only)
     for p in players:
         if p.withdrawn_from_round is not None:
-            for number in range(max(p.withdrawn_from_round, played + 1), t.rounds + 1):
+            for number in range(p.withdrawn_from_round, t.rounds + 1):
+                if number <= played and hist[p.pk][number - 1] != _ABSENT:
+                    continue  # played after all (a withdrawal moved back): the line says so
                 ids = ahead.setdefault((ByeKind.ZERO.value, number), [])
                 if p.tpn not in ids:
                     ids.append(p.tpn)
@@ -155,7 +161,8 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
         absent_next=absent,
         extra_lines=trf_records.records(t, players, list(t.published_rounds().filter(number__lte=played)), ps,
                                         _tiebreak_record(t.tiebreaks) if t.tiebreaks.strip() else "")
-        + tuple(trf_module.bye_record(kind, number, ids) for (kind, number), ids in ahead.items())
+        + tuple(trf_module.bye_record(kind, number, ids)
+                for (kind, number), ids in sorted(ahead.items(), key=lambda kv: (kv[0][1], kv[0][0])))
         + tuple(acceleration.trf_records(t, tpn))
         + trf_records.forbidden_records(forbidden, next_round, t.rounds)
         + _national_records(t, players)

@@ -192,6 +192,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             batch_size=1000,
         )
         created: dict[int, Player] = {p.id: row for p, row in zip(ordered, rows, strict=True)}
+        withdrawn = _withdrawals(byes_ahead, t.rounds)
         byes: list[Bye] = []
         for number in range(1, played + 1):
             rnd = Round.objects.create(tournament=t, number=number, status=RoundStatus.COMPLETE)
@@ -202,7 +203,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                     continue
                 e = p.history[number - 1]
                 if e.opponent is None or e.result.is_bye:
-                    if e.result.is_bye:
+                    if e.result.is_bye and not (p.id in withdrawn and number >= withdrawn[p.id]):
                         byes.append(Bye(tournament=t, player=created[p.id], round_number=number, kind=e.result.value))
                     continue
                 opp = data.player(e.opponent)
@@ -224,13 +225,14 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             )
             Round.objects.filter(pk=rnd.pk).update(published_at=rnd.created)
         Bye.objects.bulk_create(byes, batch_size=1000)
-        withdrawn = _withdrawals(byes_ahead, played, t.rounds)
         for pid in data.absent_next:
             if played + 1 <= t.rounds and not (pid in withdrawn and played + 1 >= withdrawn[pid]):
                 Bye.objects.get_or_create(
                     tournament=t, player=created[pid], round_number=played + 1, defaults={"kind": ByeKind.ZERO}
                 )
         for (number, pid), kind in byes_ahead.items():
+            if number <= played:
+                continue  # the round's 001 entry is the bye (or the withdrawal, above)
             if pid in withdrawn and number >= withdrawn[pid]:
                 continue  # stored as the withdrawal
             Bye.objects.update_or_create(
@@ -313,19 +315,19 @@ def _read_tiebreak_record(data, problems: list) -> str | None:
     return ", ".join(tb.value for tb in order)
 
 
-def _withdrawals(byes_ahead: dict[tuple[int, int], str], played: int, total: int) -> dict[int, int]:
-    """{player id: round}: players with a zero-point bye in every round from that one to
-    the last, none of them played: withdrawn from that round (the export writes a
-    withdrawal so).  The earliest such round counts."""
+def _withdrawals(byes: dict[tuple[int, int], str], total: int) -> dict[int, int]:
+    """{player id: round}: players with a zero-point bye written as a 240 record in every
+    round from that one to the last (the rounds in the file included): withdrawn from
+    that round, as the export writes a withdrawal.  The earliest such round counts."""
     zero: dict[int, set[int]] = {}
-    for (number, pid), kind in byes_ahead.items():
+    for (number, pid), kind in byes.items():
         if kind == ByeKind.ZERO:
             zero.setdefault(pid, set()).add(number)
     out = {}
     for pid, rounds in zero.items():
         if total in rounds:
             start = total
-            while start - 1 in rounds and start - 1 > played:
+            while start - 1 in rounds:
                 start -= 1
             out[pid] = start
     return out
@@ -450,14 +452,24 @@ def _scheduled_trf_records(
     ``problems`` what this application cannot keep.
 
     Records about rounds already played are history (the player lines hold those
-    rounds).  A ``260`` record must cover every round still to pair, because a forbidden
+    rounds), except that a zero-point bye the player's line agrees with is kept: with one
+    in every later round it is a withdrawal (:func:`_withdrawals`).  A ``260`` record must cover every round still to pair, because a forbidden
     pair here holds for the whole tournament: forbidding it in more rounds than the file
     says, or dropping it, would both change later pairings, so such a file is refused.
     """
     ids = {p.id for p in data.players}
     byes: dict[tuple[int, int], str] = {}
+    lines = {p.id: p for p in data.players}
     for kind, number, pids in data.round_byes():
         if number <= played:
+            # a round in the file is history: the 001 lines hold it.  A zero-point bye the
+            # line agrees with marks a withdrawal when there is one in every round from it
+            # to the last (as the export writes one)
+            for pid in pids:
+                entry = lines[pid].history[number - 1] if pid in lines and len(lines[pid].history) >= number else None
+                if kind == ByeKind.ZERO and pid in lines and (entry is None or (
+                        entry.opponent is None and entry.result is Result.ZERO_BYE)):
+                    byes[(number, pid)] = kind
             continue
         if number > total:
             problems.append((0, 0, _("A 240 record gives a bye in round %(n)s, but the tournament has %(total)s rounds.")
