@@ -31,7 +31,8 @@ subject pairs every round as the generator plays it; each round's file (players
 numbered by that round's TPNs) is paired by bbpPairings too.
 
 ``--subject``: the program under test: ``ours`` (our engine's ``--dutch -p``), or, to
-test this harness, ``gacrux`` (bbpPairings against Gacrux) or ``bbp`` (against itself).
+test this harness, ``gacrux`` (bbpPairings against Gacrux) or ``bbp`` (against itself),
+or ``literal`` (tests/engine/dutch_literal.py, fields of up to 12 players: ``--small``).
 
 Every round counts as identical, or as a difference of one kind (pairs, or colours
 only), classified by Gacrux: "bbp and Gacrux agree against the subject" (with our
@@ -66,6 +67,7 @@ from pairing.engine.trf.writer import dump_trf, tournament_from_snapshot  # noqa
 from scripts.dutch_oracles import (  # noqa: E402
     Bbp,
     Gacrux,
+    LiteralEnumerator,
     NoPairing,
     OracleFailed,
     Ours,
@@ -209,9 +211,8 @@ def _kind(cut_text: str, reference, mine, gacrux, ask, path) -> str:
     if not isinstance(reference, Round):
         return f"bbp: {reference}"
     if not isinstance(mine, Round):
-        shape = f"subject: {mine}"
-    else:
-        shape = "colours only" if mine.same_pairs(reference) else "pairs"
+        return f"subject: {mine.split(':')[0]}; bbp pairs"
+    shape = "colours only" if mine.same_pairs(reference) else "pairs"
     if c2_barred(cut_text, reference.bye):
         return f"{shape}; bbp gives the PAB to a player [C2] bars"
     if gacrux is None:
@@ -261,6 +262,8 @@ def one_of_ours(n: int, args, programs) -> tuple[Counter, list[dict]]:
     subject, bbp, gacrux = programs
     rng = random.Random(args.seed * 1_000_003 + n)
     config = our_options(rng, n)
+    if args.small:
+        config = replace(config, players=2 + config.players % 11, rounds=min(config.rounds, 1 + config.players % 11))
     work = Path(tempfile.mkdtemp(prefix="ours-"))
     tally, kept = Counter(), []
 
@@ -328,12 +331,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bbp", help="the bbpPairings v6.0.0 binary")
     ap.add_argument("--gacrux", help="Gacrux's folder (TieBreakServer)")
     ap.add_argument("--gacrux-python", default=sys.executable, help="a Python with networkx, for Gacrux")
-    ap.add_argument("--subject", choices=("ours", "gacrux", "bbp"), default="ours")
+    ap.add_argument("--subject", choices=("ours", "gacrux", "bbp", "literal"), default="ours")
     ap.add_argument("--way", choices=("theirs", "ours"), default="theirs")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--recheck", action="store_true", help="run bbpPairings -p on every round (--way theirs)")
+    ap.add_argument("--small", action="store_true", help="--way ours: fields of 2-12 players only")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--keep", type=Path, help="keep every differing round's file here")
     args = ap.parse_args(argv)
@@ -347,7 +351,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--bbp is required")
     bbp = Bbp(args.bbp)
     gacrux = Gacrux(args.gacrux, args.gacrux_python) if args.gacrux else None
-    subject = {"ours": lambda: Ours(), "bbp": lambda: bbp, "gacrux": lambda: gacrux}[args.subject]()
+    subject = {"ours": lambda: Ours(), "bbp": lambda: bbp, "gacrux": lambda: gacrux,
+               "literal": lambda: LiteralEnumerator()}[args.subject]()
     if subject is None:
         ap.error("--subject gacrux needs --gacrux")
     one = one_of_theirs if args.way == "theirs" else one_of_ours

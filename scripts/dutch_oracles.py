@@ -371,6 +371,30 @@ class Ours:
             out.unlink(missing_ok=True)
 
 
+class LiteralEnumerator:
+    """tests/engine/dutch_literal.py on the file (small fields only): the independent
+    reading of the rules, to be tested against bbpPairings before it judges the engine."""
+
+    def __init__(self, max_players: int = 12):
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+        from pairing.engine.trf import parse_trf  # noqa: PLC0415
+        from tests.engine.dutch_literal import literal_pair_round  # noqa: PLC0415
+
+        self.parse, self.enumerate, self.max_players = parse_trf, literal_pair_round, max_players
+
+    def pair(self, path: Path) -> Round:
+        from pairing.engine.model import NoLegalPairing  # noqa: PLC0415
+
+        snapshot = self.parse(path.read_text()).snapshot()
+        if len(snapshot.players) - len(snapshot.absent) > self.max_players:
+            raise OracleFailed(f"more than {self.max_players} players to pair: too many to enumerate")
+        try:
+            pairing = self.enumerate(snapshot)
+        except NoLegalPairing:
+            raise NoPairing("the enumerator finds no pairing") from None
+        return Round(frozenset((b.white, b.black) for b in pairing.boards), pairing.bye)
+
+
 def timed(fn, *args):
     start = time.perf_counter()
     value = fn(*args)

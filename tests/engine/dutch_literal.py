@@ -1,0 +1,414 @@
+"""A literal enumerator of the FIDE (Dutch) System, 2026 text (C.04.3, in force since
+1 February 2026), for small fields.
+
+Deliberately simple and slow: written straight from the rule text
+(../shared/rules/dutch-2026-C0403.txt; where the 2026 wording of 3.2-3.8 and 4.x is
+missing, the 2017 articles it renumbers, with the documented 2026 changes), without
+looking at the engine, so that agreement between the two is evidence.  Every per-player
+figure (score, colour preference, floats, PAB eligibility) is computed here from the
+snapshot; only the model classes are shared.
+
+For each bracket from the top down (1.9) it lists the candidates in the order of 3.6/3.7
+and 4.2-4.4 -- for each possible M1 (largest first), each valid set of MDPs for S1 (4.4),
+each transposition of S2 (4.2), then the remainder's transpositions and resident
+exchanges (4.3) -- evaluates every one on [C1]-[C21] by brute force and takes the best,
+ties to the earliest (3.8).  The readings where the text leaves room are named in
+docs/dutch.md (L1-L8); the decisive ones:
+
+L1  [C4] completion: the players not yet paired (this bracket's downfloaters and every
+    lower player) can all be paired under [C1]-[C3], one left over who may take the PAB.
+L2  [C5]: a candidate's value is the lowest score of a player who can still take the PAB
+    in such a completion (scores as paired: with acceleration).
+L3  [C8]: the best (C5, C6, C7) the following bracket (the downfloaters and the next
+    non-empty scoregroup) can reach, over its pairings that keep the completion.
+L4  [C9] applies in the last bracket, where the one player left takes the PAB; unplayed
+    games are the rounds in which that player did not play a game.
+L5  colour criteria [C10]-[C13] count what the pair's colours by 5.2 give; "strong" in
+    [C13] is a strong preference only (1.7.2), not an absolute one.
+L6  float criteria count rounds of the tournament (1.4.2-1.4.3 on the round's pairing
+    scores); a score-difference list is compared in descending order, the shorter padded
+    with zeros.
+L7  MaxPairs (3.1.2, "see [C6]"): the most pairs the bracket can make (MDPs with residents
+    only) among its pairings that keep [C4] and the best [C5] (both rank above [C6]); S1
+    of a remainder or homogeneous bracket has MaxPairs players.
+L9  5.2.5 reads the TPN among the players who have taken part in a pairing or are paired
+    now (a player absent since round 1 holds no place): bbpPairings and Gacrux both do.
+L8  4.4.1 "valid" sets (a Limbo compliant with [C7]) are not filtered beforehand: every
+    set of M1 MDPs is tried in the 4.4.2 order and [C7] ranks them, below [C4]/[C5] (a
+    set that leaves the one PAB-eligible MDP in the Limbo can be the only completion).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cache
+
+from pairing.engine.model import (
+    Board,
+    ByeDecision,
+    Colour,
+    Explanation,
+    NoLegalPairing,
+    Pairing,
+    Result,
+    Snapshot,
+    virtual_points,
+)
+
+W, B = Colour.WHITE, Colour.BLACK
+ABSOLUTE, STRONG, MILD = 3, 2, 1
+
+
+@dataclass(frozen=True)
+class P:
+    """A player as the Dutch rules see them before this round."""
+
+    id: int
+    tpn: int
+    parity_tpn: int  # the TPN 5.2.5 reads (L9)
+    score: Decimal  # pairing score: points plus virtual points of this round
+    real: Decimal  # points
+    pref: Colour | None
+    strength: int  # 0 none, MILD, STRONG, ABSOLUTE
+    cd: int
+    played: tuple[Colour, ...]  # colours of the games played, in order
+    topscorer: bool
+    pab_ok: bool  # [C2]
+    unplayed: int  # rounds without a game played
+    floats: tuple[str, str]  # "D", "U" or "" in the previous round, and two rounds before
+    met: frozenset[int]
+
+
+def players_of(s: Snapshot) -> dict[int, P]:
+    pts = s.points
+    rounds_done = s.round_number - 1
+    score_before = {p.id: [Decimal(0)] for p in s.players}
+    for p in s.players:
+        for e in p.history:
+            score_before[p.id].append(score_before[p.id][-1] + pts.points(e.result))
+
+    def pairing_score(pid: int, r: int) -> Decimal:  # before round r (1-based)
+        return score_before[pid][r - 1] + virtual_points(s.acceleration, pid, r)
+
+    max_score = pts.win * rounds_done
+    # L9: the TPN of 5.2.5 counts only players who have taken part in a pairing (paired,
+    # or a PAB) or are to be paired now: one who has not yet appeared holds no place
+    taking_part = sorted((p for p in s.players
+                          if p.id not in s.absent or any(e.paired or e.result is Result.PAIRING_BYE
+                                                         for e in p.history)), key=lambda p: p.tpn)
+    effective = {p.id: i for i, p in enumerate(taking_part, start=1)}
+    out = {}
+    for p in s.players:
+        played = tuple(e.colour for e in p.history if e.played and e.colour is not None)
+        cd = sum(1 if c is W else -1 for c in played)
+        pref, strength = None, 0
+        if played:
+            if cd > 1:  # 1.7.1
+                pref, strength = B, ABSOLUTE
+            elif cd < -1:
+                pref, strength = W, ABSOLUTE
+            elif len(played) >= 2 and played[-1] == played[-2]:
+                pref, strength = played[-1].opposite, ABSOLUTE
+            elif cd in (1, -1):
+                pref, strength = (B if cd == 1 else W), STRONG
+            else:
+                pref, strength = played[-1].opposite, MILD
+        floats = []
+        for back in (1, 2):
+            r = s.round_number - back
+            f = ""
+            if r >= 1 and r <= len(p.history):
+                e = p.history[r - 1]
+                if e.result is Result.PAIRING_BYE:
+                    f = "D"
+                elif not e.played:
+                    f = "D" if pts.points(e.result) > pts.loss else ""
+                else:
+                    mine, theirs = pairing_score(p.id, r), pairing_score(e.opponent, r)
+                    f = "D" if mine > theirs else "U" if mine < theirs else ""
+            floats.append(f)
+        # [C2] (Basic Rules 4): a PAB before, or a round scored as a win without playing
+        pab_ok = not any(e.result is Result.PAIRING_BYE or (not e.played and pts.points(e.result) >= pts.win)
+                         for e in p.history)
+        out[p.id] = P(
+            id=p.id, tpn=p.tpn, parity_tpn=effective.get(p.id, p.tpn), score=pairing_score(p.id, s.round_number), real=score_before[p.id][-1],
+            pref=pref, strength=strength, cd=cd, played=played,
+            topscorer=s.round_number == s.total_rounds and score_before[p.id][-1] * 2 > max_score,
+            pab_ok=pab_ok, unplayed=sum(1 for e in p.history if not e.played), floats=(floats[0], floats[1]),
+            met=frozenset(e.opponent for e in p.history if e.played),
+        )
+    return out
+
+
+# ---------------------------------------------------------------- absolute criteria
+
+
+def compatible(a: P, b: P, forbidden: frozenset[frozenset[int]]) -> bool:
+    if b.id in a.met or frozenset((a.id, b.id)) in forbidden:  # [C1], forbidden pairs
+        return False
+    if a.strength == ABSOLUTE and b.strength == ABSOLUTE and a.pref == b.pref:  # [C3]
+        return a.topscorer or b.topscorer
+    return True
+
+
+def colours(a: P, b: P, initial: Colour) -> tuple[int, int]:
+    """5.2: (white, black) ids."""
+    hi, lo = (a, b) if (a.score, -a.tpn) > (b.score, -b.tpn) else (b, a)
+    if hi.pref and lo.pref and hi.pref != lo.pref:  # 5.2.1
+        return (hi.id, lo.id) if hi.pref is W else (lo.id, hi.id)
+    if hi.pref and not lo.pref:
+        return (hi.id, lo.id) if hi.pref is W else (lo.id, hi.id)
+    if lo.pref and not hi.pref:
+        return (lo.id, hi.id) if lo.pref is W else (hi.id, lo.id)
+    if hi.pref and lo.pref:  # the same colour wanted
+        if hi.strength != lo.strength or (hi.strength == ABSOLUTE and abs(hi.cd) != abs(lo.cd)):  # 5.2.2
+            if hi.strength == lo.strength:
+                winner = hi if abs(hi.cd) > abs(lo.cd) else lo
+            else:
+                winner = hi if hi.strength > lo.strength else lo
+            other = lo if winner is hi else hi
+            return (winner.id, other.id) if winner.pref is W else (other.id, winner.id)
+        # 5.2.3: the most recent round (unplayed rounds moved to the front) with different colours
+        for x, y in zip(reversed(hi.played), reversed(lo.played), strict=False):
+            if x != y:
+                return (hi.id, lo.id) if x is B else (lo.id, hi.id)
+        return (hi.id, lo.id) if hi.pref is W else (lo.id, hi.id)  # 5.2.4
+    # no preference on either side: 5.2.3 cannot apply (no games); 5.2.5
+    hi_colour = initial if hi.parity_tpn % 2 else initial.opposite
+    return (hi.id, lo.id) if hi_colour is W else (lo.id, hi.id)
+
+
+# ---------------------------------------------------------------- the enumerator
+
+
+class Literal:
+    def __init__(self, snapshot: Snapshot):
+        self.s = snapshot
+        self.ps = players_of(snapshot)
+        self.present = [i for i in self.ps if i not in snapshot.absent]
+        self.forbidden = snapshot.forbidden
+        self.order = lambda ids: sorted(ids, key=lambda i: (-self.ps[i].score, self.ps[i].tpn))  # 1.2
+
+    def ok(self, a: int, b: int) -> bool:
+        return compatible(self.ps[a], self.ps[b], self.forbidden)
+
+    # ---- completion (L1) and the PAB score (L2)
+
+    @cache  # noqa: B019 - one enumerator per round
+    def pab_scores(self, ids: frozenset[int]) -> frozenset[Decimal] | None:
+        """Scores of the players who can take the PAB in a pairing of all ``ids`` under
+        [C1]-[C3] (empty set: a complete pairing with no PAB); None: none exists."""
+        if len(ids) % 2 == 0:
+            return frozenset() if self._perfect(ids) else None
+        found = {self.ps[x].score for x in ids if self.ps[x].pab_ok and self._perfect(ids - {x})}
+        return frozenset(found) if found else None
+
+    @cache  # noqa: B019
+    def _perfect(self, ids: frozenset[int]) -> bool:
+        if not ids:
+            return True
+        first = min(ids)
+        rest = ids - {first}
+        return any(self.ok(first, o) and self._perfect(rest - {o}) for o in rest)
+
+    # ---- candidates of a bracket, in the order of the text
+
+    @cache  # noqa: B019
+    def max_pairs(self, mdps: tuple[int, ...], residents: tuple[int, ...], below: frozenset[int]) -> int:
+        """L7: the most pairs the bracket can make (MDPs with residents only) while the
+        players left can still be completed ([C4]) with the lowest PAB score ([C5])."""
+        pool = list(mdps) + list(residents)
+        mdpset = set(mdps)
+        found: dict[int, Decimal] = {}  # pairs -> the best C5 value with that many
+
+        def go(left: list[int], pairs: int, unpaired: tuple[int, ...]) -> None:
+            if not left:
+                pab = self.pab_scores(frozenset(unpaired) | below)
+                if pab is not None:
+                    c5 = min(pab) if pab else Decimal(-1)
+                    found[pairs] = min(c5, found.get(pairs, c5))
+                return
+            a, rest = left[0], left[1:]
+            go(rest, pairs, unpaired + (a,))
+            for o in rest:
+                if not (a in mdpset and o in mdpset) and self.ok(a, o):
+                    go([x for x in rest if x != o], pairs + 1, unpaired)
+
+        go(pool, 0, ())
+        if not found:
+            return 0
+        best = min(found.values())
+        return max(k for k, v in found.items() if v == best)
+
+    def homogeneous(self, players: Sequence[int], below: frozenset[int]):
+        """Candidates of a homogeneous bracket or remainder: (pairs, unpaired), 3.6 order."""
+        bsn = list(players)  # already in 1.2 order: BSN = index + 1
+        n1 = self.max_pairs((), tuple(bsn), below)
+        s1, s2 = bsn[:n1], bsn[n1:]
+        for new_s1, new_s2 in [(s1, s2)] + list(self.exchanges(bsn, s1, s2)):
+            for head in itertools.permutations(new_s2, n1):  # 4.2: by the first N1 BSNs
+                yield tuple(zip(new_s1, head, strict=True)), tuple(x for x in new_s2 if x not in head)
+
+    def exchanges(self, bsn: list[int], s1: list[int], s2: list[int]):
+        """4.3: resident exchanges between the original S1 and S2, in their order."""
+        pos = {p: i + 1 for i, p in enumerate(bsn)}
+        keyed = []
+        for k in range(1, min(len(s1), len(s2)) + 1):
+            for out in itertools.combinations(s1, k):
+                for into in itertools.combinations(s2, k):
+                    o = sorted((pos[x] for x in out), reverse=True)
+                    i = sorted(pos[x] for x in into)
+                    key = (k, sum(i) - sum(o), [-x for x in o], i)
+                    keyed.append((key, out, into))
+        keyed.sort(key=lambda t: t[0])
+        for _, out, into in keyed:
+            new_s1 = self.order([x for x in s1 if x not in out] + list(into))
+            new_s2 = self.order([x for x in s2 if x not in into] + list(out))
+            yield new_s1, new_s2
+
+    def heterogeneous(self, mdps: Sequence[int], residents: Sequence[int], below: frozenset[int]):
+        """Candidates of a heterogeneous bracket, 3.7 order, every M1 from the largest."""
+        top = min(len(mdps), len(residents), self.max_pairs(tuple(mdps), tuple(residents), below))
+        for m1 in range(top, -1, -1):
+            for s1 in self.mdp_sets(mdps, m1):
+                limbo = tuple(x for x in mdps if x not in s1)
+                for head in itertools.permutations(residents, m1):
+                    rest = self.order([x for x in residents if x not in head])
+                    limbo_below = below | frozenset(limbo)  # the remainder's players left: Limbo too
+                    for pairs, unpaired in self.homogeneous(rest, limbo_below):
+                        yield tuple(zip(s1, head, strict=True)) + pairs, limbo + unpaired
+
+    def mdp_sets(self, mdps: Sequence[int], m1: int):
+        """4.4: sets of M1 MDPs by their smallest differing BSN (combinations of a list in
+        BSN order come in that order).  All of them (L8): a set whose Limbo breaks [C7]
+        loses on [C7] unless a higher criterion ([C4], [C5]) needs it."""
+        return list(itertools.combinations(mdps, m1))
+
+    # ---- evaluation
+
+    def evaluate(self, pairs, unpaired, mdps, below: frozenset[int], last: bool):
+        ps = self.ps
+        if any(not self.ok(a, b) for a, b in pairs):
+            return None
+        remaining = frozenset(unpaired) | below
+        pab = self.pab_scores(remaining)
+        if pab is None:  # [C4]
+            return None
+        if last and len(unpaired) > 1:  # the last bracket leaves at most the PAB
+            return None
+        c5 = min(pab) if pab else Decimal(-1)
+        c6 = len(unpaired)
+        c7 = sorted((ps[x].score for x in unpaired), reverse=True)
+        c8 = self.next_bracket(frozenset(unpaired), below) if not last else ()
+        c9 = ps[unpaired[0]].unplayed if last and len(unpaired) == 1 else 0
+        c10 = c11 = c12 = c13 = 0
+        for a, b in pairs:
+            w, blk = colours(ps[a], ps[b], self.s.initial_colour)
+            for pid, got in ((w, W), (blk, B)):
+                p = ps[pid]
+                top = p.topscorer or ps[b if pid == a else a].topscorer
+                cd = p.cd + (1 if got is W else -1)
+                if top and abs(cd) > 2:
+                    c10 += 1
+                if top and len(p.played) >= 2 and p.played[-1] == p.played[-2] == got:
+                    c11 += 1
+                if p.pref is not None and p.pref != got:
+                    c12 += 1
+                    c13 += p.strength == STRONG
+        mdpset = set(mdps)
+        resident_down = [x for x in unpaired if x not in mdpset]
+        c14 = sum(ps[x].floats[0] == "D" for x in resident_down)
+        c16 = sum(ps[x].floats[1] == "D" for x in resident_down)
+        mdp_pairs = [(m, r) if m in mdpset else (r, m) for m, r in pairs if m in mdpset or r in mdpset]
+        c15 = sum(ps[r].floats[0] == "U" for m, r in mdp_pairs)
+        c17 = sum(ps[r].floats[1] == "U" for m, r in mdp_pairs)
+
+        def sds(who: int, back: int, kind: str):
+            return pad(sorted((ps[m].score - ps[r].score for m, r in mdp_pairs
+                               if ps[m if who == 0 else r].floats[back] == kind), reverse=True), len(mdp_pairs))
+
+        return (c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17,
+                sds(0, 0, "D"), sds(1, 0, "U"), sds(0, 1, "D"), sds(1, 1, "U"))
+
+    @cache  # noqa: B019
+    def next_bracket(self, down: frozenset[int], below: frozenset[int]):
+        """L3: the best (C5, C6, C7) of the following bracket."""
+        if not below:
+            return ()
+        top = max(self.ps[x].score for x in below)
+        group = frozenset(x for x in below if self.ps[x].score == top)
+        rest = below - group
+        pool = sorted(down | group)
+        best = None
+
+        def go(left: list[int], unpaired: list[int]) -> None:
+            nonlocal best
+            if not left:
+                pab = self.pab_scores(frozenset(unpaired) | rest)
+                if pab is None:
+                    return
+                value = (min(pab) if pab else Decimal(-1), len(unpaired),
+                         sorted((self.ps[x].score for x in unpaired), reverse=True))
+                best = value if best is None or value < best else best
+                return
+            a, others = left[0], left[1:]
+            go(others, unpaired + [a])
+            for o in others:
+                if not (a in down and o in down) and self.ok(a, o):
+                    go([x for x in others if x != o], unpaired)
+
+        go(pool, [])
+        return best or ()
+
+    def pair(self) -> Pairing:
+        if self.pab_scores(frozenset(self.present)) is None:
+            raise NoLegalPairing("no pairing satisfies [C1]-[C3] for everyone present")
+        left = frozenset(self.present)
+        mdps: list[int] = []
+        boards = []
+        while left:
+            top = max(self.ps[x].score for x in left)
+            residents = self.order([x for x in left if self.ps[x].score == top])
+            below = left - set(residents)
+            last = not below
+            cands = self.heterogeneous(mdps, residents, below) if mdps else self.homogeneous(residents, below)
+            best = None
+            for pairs, unpaired in cands:
+                value = self.evaluate(pairs, unpaired, mdps, below, last)
+                if value is not None and (best is None or value < best[0]):
+                    best = (value, pairs, unpaired)
+            if best is None:  # pragma: no cover - the completion check above rules this out
+                raise NoLegalPairing("a bracket has no candidate")
+            _, pairs, unpaired = best
+            boards.extend(pairs)
+            mdps = self.order(unpaired)
+            left = below
+        bye = mdps[0] if mdps else None
+        ps, initial = self.ps, self.s.initial_colour
+        allocated = [colours(ps[a], ps[b], initial) for a, b in boards]
+        allocated.sort(key=lambda wb: board_key(ps[wb[0]], ps[wb[1]]))
+        return Pairing(
+            round_number=self.s.round_number,
+            boards=tuple(Board(i, w, b) for i, (w, b) in enumerate(allocated, start=1)),
+            bye=bye,
+            explanation=Explanation(bye=ByeDecision(player=bye)),
+        )
+
+
+def board_key(a: P, b: P):
+    """C.04.2 3.6: the higher score of the pair's higher ranked player, the higher sum,
+    the smaller TPN of the higher ranked player."""
+    hi = a if (a.score, -a.tpn) > (b.score, -b.tpn) else b
+    return (-hi.score, -(a.score + b.score), hi.tpn)
+
+
+def pad(values: list[Decimal], n: int) -> list[Decimal]:
+    return values + [Decimal(0)] * (n - len(values))
+
+
+def literal_pair_round(snapshot: Snapshot) -> Pairing:
+    """The Dutch pairing of ``snapshot``'s round by brute force (small fields only)."""
+    return Literal(snapshot).pair()
