@@ -12,6 +12,7 @@ from pairing.engine.trf import parse_trf
 
 from .dutch_literal import literal_pair_round, players_of
 
+
 def _record(rank: int, rating: int, points: str, blocks: str) -> str:
     """A 001 record: rank in columns 5-8, name 15-47, rating 49-52, points 81-84, rank
     86-89, round blocks from column 92."""
