@@ -24,6 +24,8 @@ Choices (documented here because other code relies on them):
   for title and name), the players yet to arrive after them by id; ids stay put, so
   a snapshot's ``tpn`` differs from its ``id`` (the TRF writers need them equal:
   write such a round with the players renumbered by TPN).
+* ``system``: the pairing system every snapshot names (Dubov by default; the default
+  pairer, ``pairing.engine.pair_round``, pairs with it).
 * ``points``: the point system (3-1-0, a PAB worth less than a win ...), used for the
   scores and given to every snapshot.
 * Withdrawals: from round 2 on, every active player withdraws with probability
@@ -77,6 +79,7 @@ from .model import (
     Result,
     RoundEntry,
     Snapshot,
+    System,
 )
 
 __all__ = ["GeneratorConfig", "GeneratedTournament", "generate", "generate_fast"]
@@ -106,6 +109,7 @@ class GeneratorConfig:
     baku: bool = False  # Baku acceleration (C.04.5.1): GA = the first 2*ceil(M/4) of the M round-1 players
     points: PointSystem = field(default_factory=PointSystem)
     reslot_late: bool = False  # late entries take their TPN by rating (C.04.2 2.4), see the module's note
+    system: System = System.DUBOV  # the system every snapshot names (pair_round dispatches on it)
 
 
 @dataclass(frozen=True)
@@ -119,6 +123,7 @@ class GeneratedTournament:
     rounds_played: int = field(default=0)
     acceleration: tuple[Acceleration, ...] = ()
     tpns: tuple[tuple[tuple[int, int], ...], ...] = ()  # per round: (id, TPN) pairs; empty: TPN = id
+    system: System = System.DUBOV
 
     def tpn_map(self, round_number: int) -> dict[int, int]:
         """id -> TPN when ``round_number`` is paired."""
@@ -149,6 +154,7 @@ class GeneratedTournament:
             absent=self.absences[round_number - 1],
             forbidden=self.forbidden,
             acceleration=self.acceleration,
+            system=self.system,
         )
 
 
@@ -291,6 +297,7 @@ class _Sim:
             absent=absent,
             forbidden=self.forbidden,
             acceleration=self.acceleration,
+            system=self.config.system,
         )
 
     def result(self, rounds_played: int) -> GeneratedTournament:
@@ -306,6 +313,7 @@ class _Sim:
             tpns=tuple(tuple(sorted(self.tpn_of(k).items())) for k in range(1, len(self.absences) + 1))
             if self.config.reslot_late
             else (),
+            system=self.config.system,
         )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from pairing.engine.generator import GeneratorConfig, generate, generate_fast
-from pairing.engine.model import PointSystem, Result
+from pairing.engine.model import PointSystem, Result, System
 
 from .literal import literal_pair_round
 
@@ -69,3 +69,20 @@ def _arrival(p) -> int:
     while k < len(p.history) and p.history[k].result is Result.ZERO_BYE:
         k += 1
     return k
+
+
+def test_system_option_names_dutch_in_every_snapshot():
+    """The system is an option of the one generator: a Dutch tournament, paired here by
+    the literal Dutch enumerator, names the system in every snapshot it hands out."""
+    from .dutch_literal import literal_pair_round as dutch_literal  # noqa: PLC0415
+
+    seen = []
+
+    def pairer(snapshot):
+        seen.append(snapshot.system)
+        return dutch_literal(snapshot)
+
+    t = generate(GeneratorConfig(players=7, rounds=4, seed=2, system=System.DUTCH), pairer=pairer)
+    assert seen == [System.DUTCH] * 4
+    assert t.snapshot(3).system is System.DUTCH
+    assert GeneratorConfig(players=7, rounds=4).system is System.DUBOV
