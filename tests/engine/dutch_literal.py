@@ -13,29 +13,29 @@ and 4.2-4.4 -- for each possible M1 (largest first), each valid set of MDPs for 
 each transposition of S2 (4.2), then the remainder's transpositions and resident
 exchanges (4.3) -- evaluates every one on [C1]-[C21] by brute force and takes the best,
 ties to the earliest (3.8).  The readings where the text leaves room are named in
-docs/dutch.md (L1-L8); the decisive ones:
+docs/dutch.md (DL1-DL9):
 
-L1  [C4] completion: the players not yet paired (this bracket's downfloaters and every
+DL1  [C4] completion: the players not yet paired (this bracket's downfloaters and every
     lower player) can all be paired under [C1]-[C3], one left over who may take the PAB.
-L2  [C5]: a candidate's value is the lowest score of a player who can still take the PAB
+DL2  [C5]: a candidate's value is the lowest score of a player who can still take the PAB
     in such a completion (scores as paired: with acceleration).
-L3  [C8]: the best (C5, C6, C7) the following bracket (the downfloaters and the next
+DL3  [C8]: the best (C5, C6, C7) the following bracket (the downfloaters and the next
     non-empty scoregroup) can reach, over its pairings that keep the completion.
-L4  [C9] applies in the last bracket, where the one player left takes the PAB; unplayed
+DL4  [C9] applies in the last bracket, where the one player left takes the PAB; unplayed
     games are the rounds in which that player did not play a game.
-L5  colour criteria [C10]-[C13] count what the pair's colours by 5.2 give; "strong" in
+DL5  colour criteria [C10]-[C13] count what the pair's colours by 5.2 give; "strong" in
     [C13] is a strong preference only (1.7.2), not an absolute one.
-L6  float criteria count rounds of the tournament (1.4.2-1.4.3 on the round's pairing
+DL6  float criteria count rounds of the tournament (1.4.2-1.4.3 on the round's pairing
     scores); a score-difference list is compared in descending order, the shorter padded
     with zeros.
-L7  MaxPairs (3.1.2, "see [C6]"): the most pairs the bracket can make (MDPs with residents
+DL7  MaxPairs (3.1.2, "see [C6]"): the most pairs the bracket can make (MDPs with residents
     only) among its pairings that keep [C4] and the best [C5] (both rank above [C6]); S1
     of a remainder or homogeneous bracket has MaxPairs players.
-L9  5.2.5 reads the TPN among the players who have taken part in a pairing or are paired
-    now (a player absent since round 1 holds no place): bbpPairings and Gacrux both do.
-L8  4.4.1 "valid" sets (a Limbo compliant with [C7]) are not filtered beforehand: every
+DL8  4.4.1 "valid" sets (a Limbo compliant with [C7]) are not filtered beforehand: every
     set of M1 MDPs is tried in the 4.4.2 order and [C7] ranks them, below [C4]/[C5] (a
     set that leaves the one PAB-eligible MDP in the Limbo can be the only completion).
+DL9  5.2.5 reads the TPN among the players who have taken part in a pairing or are paired
+    now (a player absent since round 1 holds no place): bbpPairings and Gacrux both do.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ class P:
 
     id: int
     tpn: int
-    parity_tpn: int  # the TPN 5.2.5 reads (L9)
+    parity_tpn: int  # the TPN 5.2.5 reads (DL9)
     score: Decimal  # pairing score: points plus virtual points of this round
     real: Decimal  # points
     pref: Colour | None
@@ -94,7 +94,7 @@ def players_of(s: Snapshot) -> dict[int, P]:
         return score_before[pid][r - 1] + virtual_points(s.acceleration, pid, r)
 
     max_score = pts.win * rounds_done
-    # L9: the TPN of 5.2.5 counts only players who have taken part in a pairing (paired,
+    # DL9: the TPN of 5.2.5 counts only players who have taken part in a pairing (paired,
     # or a PAB) or are to be paired now: one who has not yet appeared holds no place
     taking_part = sorted((p for p in s.players
                           if p.id not in s.absent or any(e.paired or e.result is Result.PAIRING_BYE
@@ -195,7 +195,7 @@ class Literal:
     def ok(self, a: int, b: int) -> bool:
         return compatible(self.ps[a], self.ps[b], self.forbidden)
 
-    # ---- completion (L1) and the PAB score (L2)
+    # ---- completion (DL1) and the PAB score (DL2)
 
     @cache  # noqa: B019 - one enumerator per round
     def pab_scores(self, ids: frozenset[int]) -> frozenset[Decimal] | None:
@@ -218,7 +218,7 @@ class Literal:
 
     @cache  # noqa: B019
     def max_pairs(self, mdps: tuple[int, ...], residents: tuple[int, ...], below: frozenset[int]) -> int:
-        """L7: the most pairs the bracket can make (MDPs with residents only) while the
+        """DL7: the most pairs the bracket can make (MDPs with residents only) while the
         players left can still be completed ([C4]) with the lowest PAB score ([C5])."""
         pool = list(mdps) + list(residents)
         mdpset = set(mdps)
@@ -283,7 +283,7 @@ class Literal:
 
     def mdp_sets(self, mdps: Sequence[int], m1: int):
         """4.4: sets of M1 MDPs by their smallest differing BSN (combinations of a list in
-        BSN order come in that order).  All of them (L8): a set whose Limbo breaks [C7]
+        BSN order come in that order).  All of them (DL8): a set whose Limbo breaks [C7]
         loses on [C7] unless a higher criterion ([C4], [C5]) needs it."""
         return list(itertools.combinations(mdps, m1))
 
@@ -335,7 +335,7 @@ class Literal:
 
     @cache  # noqa: B019
     def next_bracket(self, down: frozenset[int], below: frozenset[int]):
-        """L3: the best (C5, C6, C7) of the following bracket."""
+        """DL3: the best (C5, C6, C7) of the following bracket."""
         if not below:
             return ()
         top = max(self.ps[x].score for x in below)
