@@ -95,7 +95,7 @@ def _warn_unsupported(t: TrfTournament, path: str) -> None:
 
 
 def _missing_ratings(t: TrfTournament) -> list[int]:
-    return [p.id for p in t.players if p.rating is None or p.rating <= 0]
+    return [pid for pid, rating in t.pairing_ratings().items() if rating is None]
 
 
 def _no_pairing_message(round_number: int, exc: NoLegalPairing) -> str:

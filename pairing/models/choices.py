@@ -10,6 +10,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from ..engine.trf import rating_by_method
+
 
 class Title(models.TextChoices):
     GM = "GM", "GM"
@@ -81,20 +83,9 @@ class RatingMethod(models.TextChoices):
 def tournament_rating(method: str, fide: int | None, national: int | None) -> int | None:
     """The tournament rating by ``method`` (None: not defined by it, the arbiter's
     typed rating stands)."""
-    both = [r for r in (fide, national) if r]
-    if method == RatingMethod.FIDE:
-        return fide or None
-    if method == RatingMethod.NRO:
-        return national or None
-    if method == RatingMethod.FIDON:
-        return fide or national or None
-    if method == RatingMethod.NIDOF:
-        return national or fide or None
-    if method == RatingMethod.HBFN:
-        return max(both) if both else None
-    if method == RatingMethod.LBFN:
-        return min(both) if both else None
-    return None
+    if method == RatingMethod.OTHER:
+        return None
+    return rating_by_method(str(method), fide, national)
 
 
 class TieOrder(models.TextChoices):

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from ..engine import Result
+from ..engine.trf import is_nrs, nrs_fields
 from ..models import Tournament
 from . import trf_records
 
@@ -60,23 +61,9 @@ class Review:
     notes: list[str] = field(default_factory=list)
 
 
-_NRS = re.compile(r"[A-Z]{3} ( {3}\d| {2}\d{2}| \d{3}|\d{4})(\s|$)")  # federation, starting rank
-_ALPHA_CODES = {"XXR", "XXC", "XXS", "XXP", "XXZ", "BYE", "FOR", "TNR", "ACC"}
-
-
-def is_nrs(line: str) -> bool:
-    """A TRF-2026 national rating (NRS) record: a federation, then a starting rank."""
-    return bool(_NRS.match(line)) and line[:3] not in _ALPHA_CODES
-
-
 def nrs_records(text: str) -> list[tuple[int, int | None, str]]:
     """(starting rank, national rating, national id) of each NRS record."""
-    out = []
-    for raw in text.splitlines():
-        if is_nrs(raw):
-            rating = raw[48:52].strip()
-            out.append((int(raw[4:8]), int(rating) if rating.isdigit() else None, raw[57:68].strip()))
-    return out
+    return [nrs_fields(raw) for raw in text.splitlines() if is_nrs(raw)]
 
 
 def _codes(text: str) -> dict[str, list[int]]:
@@ -156,9 +143,12 @@ def review(text: str, data, t: Tournament) -> Review:
     for code, why_dropped in _RECOMPUTED.items():
         if code in codes:
             r.notes.append(_("Record %(code)s not taken: %(why)s.") % {"code": code, "why": why_dropped})
-    if "172" in codes:
-        r.notes.append(_("The tournament-rating method (172) is not taken; the settings' method applies (%(method)s).")
-                       % {"method": t.get_rating_method_display()})
+    if "172" in codes or "NRS" in codes:
+        r.notes.append(_("Each player gets the rating the file's pairing used: the FIDE rating, or the national rating "
+                         "record's as the method in 172 says (%(file)s); an unrated player's record without a national "
+                         "id is the provisional rating. The tournament keeps its own method (%(method)s) for ratings "
+                         "looked up later.")
+                       % {"file": data.rating_method() or "FIDON", "method": t.get_rating_method_display()})
     if "192" in codes:
         kind = next(line[4:].strip() for line in text.splitlines() if line.startswith("192"))
         if kind.upper() in trf_records.OWN_TYPES:  # the acceleration itself is read from the 250 records
@@ -193,7 +183,8 @@ def review(text: str, data, t: Tournament) -> Review:
     if old_byes:
         r.changes.append(_("%(n)s byes written the TRF-06 way ('0000 - +' / '0000 - -') are stored as "
                            "pairing-allocated byes (U) and absences (Z).") % {"n": old_byes})
-    unrated = [p for p in data.players if not p.rating]
+    used = data.pairing_ratings()
+    unrated = [p for p in data.players if used[p.id] is None]
     if unrated:
         names = ", ".join(p.name.strip() for p in unrated[:5]) + (" …" if len(unrated) > 5 else "")
         r.notes.append(ngettext(

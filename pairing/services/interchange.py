@@ -56,20 +56,49 @@ def integrity_lines(t: Tournament) -> tuple[str, ...]:
     return tuple(e.report_line for e in IntegrityEvent.objects.filter(tournament=t).order_by("at", "pk"))
 
 
+def pairing_rating_records(method: str, players: list[Player]) -> tuple[str, dict[int, int]]:
+    """The tag 172 method and the NRS ratings {player pk: rating} a file needs so that a
+    reader gets, from each player's 001 FIDE rating (:func:`official_rating`) and NRS
+    rating, the rating the pairing used (``Player.rating``), as TRF-2026 defines them.
+
+    National ratings are written as they are; a player whose rating the method does not
+    give (an unrated player's provisional rating, a rating typed by hand) gets an NRS record
+    with the rating the pairing used, beside the empty FIDE rating.  The tournament's method
+    is kept when that is enough; ``FIDE`` (and ``OTHER``, which no reader can compute) becomes
+    ``FIDON`` when the players without a FIDE rating need their NRS rating; failing both,
+    ``NIDOF`` with the rating the pairing used in every NRS record that must carry it."""
+    for candidate in dict.fromkeys([method if method != "OTHER" else "FIDON", "FIDON", "NIDOF"]):
+        national = {p.pk: p.national_rating for p in players if p.national_rating is not None}
+        for p in players:
+            fide = official_rating(p)
+            if trf_module.rating_by_method(candidate, fide, national.get(p.pk)) != p.rating and (
+                    fide is None or candidate == "NIDOF"):
+                national[p.pk] = p.rating
+        if all(trf_module.rating_by_method(candidate, official_rating(p), national.get(p.pk)) == p.rating
+               for p in players):
+            return candidate, national
+    raise AssertionError("NIDOF with the rating used in the NRS record always gives it")  # pragma: no cover
+
+
 def _national_records(t: Tournament, players: list[Player]) -> tuple[str, ...]:
-    """TRF-2026 tag 172 (the tournament-rating method) and one NRS record per player
-    with a national rating (federation, starting rank, national rating, national id)."""
-    rated = [p for p in players if p.national_rating is not None]
-    if not rated:
+    """TRF-2026 tag 172 (how the ratings in the file give the ratings the pairing used) and
+    one NRS record per player with a national rating or a rating the pairing used that is
+    not the FIDE rating (federation, starting rank, rating, national id)."""
+    method, national = pairing_rating_records(t.rating_method, players)
+    if not national:
         return ()
-    fed = (t.federation or rated[0].federation or "FID").upper()[:3]
-    lines = [f"172 {fed} {t.rating_method}"]
-    for p in rated:
+    first = next(p for p in players if p.pk in national)
+    fed = (t.federation or first.federation or "FID").upper()[:3]
+    lines = [f"172 {fed} {method}"]
+    for p in players:
+        if p.pk not in national:
+            continue
+        ident = p.national_id if national[p.pk] == p.national_rating else ""
         buf = [" "] * 79
-        for first, text, width, right in ((1, fed, 3, False), (5, str(p.tpn), 4, True),
-                                          (49, str(p.national_rating), 4, True), (58, p.national_id, 11, True)):
+        for first_col, text, width, right in ((1, fed, 3, False), (5, str(p.tpn), 4, True),
+                                              (49, str(national[p.pk]), 4, True), (58, ident, 11, True)):
             text = trf_module.one_line(text)[:width]
-            buf[first - 1:first - 1 + width] = list(text.rjust(width) if right else text.ljust(width))
+            buf[first_col - 1:first_col - 1 + width] = list(text.rjust(width) if right else text.ljust(width))
         lines.append("".join(buf).rstrip())
     return tuple(lines)
 

@@ -123,6 +123,10 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             problems.append((0, 0, _("Player %(id)s (%(name)s): rating %(rating)s out of range.") % {"id": p.id, "name": p.name, "rating": p.rating}))
         if not p.name.strip():
             problems.append((0, 0, _("Player %(id)s: no name.") % {"id": p.id}))
+    for rank, rating, _ident in import_review.nrs_records(text):
+        if rating is not None and not 1 <= rating <= 3500:
+            problems.append((0, 0, _("National rating record of player %(id)s: rating %(rating)s out of range.")
+                             % {"id": rank, "rating": rating}))
     first_with: dict[str, int] = {}
     for p in sorted(data.players, key=lambda q: q.id):
         fide_id = p.fide_id.strip()[:11]
@@ -173,6 +177,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             t.rr_cycles = 2 if t.rounds == 2 * per_cycle else 1
         t.save()
         ordered = sorted(data.players, key=lambda q: q.id)
+        rated = _ratings(data, text)
         rows = Player.objects.bulk_create(
             [
                 Player(
@@ -180,8 +185,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                     tpn=p.id if t.ranking_frozen or t.round_robin else None,
                     title=p.title.upper(),
                     name=p.name.strip()[:33],
-                    rating=p.rating if p.rating else provisional_rating,
-                    rating_provisional=not p.rating,
+                    **rated.get(p.id, {"rating": provisional_rating, "rating_provisional": True}),
                     federation=p.federation.strip()[:3],
                     fide_id=p.fide_id.strip()[:11],
                     birth_date=_parse_trf_date(p.birth_date),
@@ -250,9 +254,6 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         ForbiddenPair.objects.bulk_create(forbidden_rows)
         renumber(t)
         checked = len(created) * played <= IMPORT_CHECK_LIMIT
-        for rank, rating, national_id in import_review.nrs_records(text):
-            if rank in created:
-                Player.objects.filter(pk=created[rank].pk).update(national_rating=rating, national_id=national_id[:20])
         asked = _unknown_symbols(data) + reviewed.changes
         differing = _imported_rounds_checked(t, confirmations, asked) if checked else []
         if not checked and asked:
@@ -277,6 +278,32 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
     if report is not None:
         report.extend(reviewed.notes + reviewed.changes)
     return len(created)
+
+
+def _ratings(data: trf_module.TrfTournament, text: str) -> dict[int, dict]:
+    """The rating fields of each player with a rating, by starting rank: the rating the
+    file's pairing used (the 001 FIDE rating, or the NRS rating as the 172 record says),
+    the FIDE and national ratings behind it.  An NRS record without a national id for a
+    player without a FIDE rating is the rating the pairing used, not a national rating:
+    the export writes an unrated player's provisional rating so (beside the empty FIDE
+    rating), and it comes back provisional."""
+    used = data.pairing_ratings()
+    national: dict[int, tuple[int, str]] = {}
+    for rank, rating, ident in import_review.nrs_records(text):
+        if rating is not None:
+            national.setdefault(rank, (rating, ident))
+    out = {}
+    for p in data.players:
+        if used[p.id] is None:
+            continue
+        fide = p.rating if p.rating else None
+        nat, ident = national.get(p.id, (None, ""))
+        if fide is None and not ident:
+            nat = None  # the rating the pairing used: provisional
+        out[p.id] = {"rating": used[p.id], "rating_provisional": fide is None and nat is None,
+                     "fide_rating": fide if nat is not None else None, "national_rating": nat,
+                     "national_id": ident[:20] if nat is not None else ""}
+    return out
 
 
 def _description_from(t: Tournament, data) -> None:

@@ -51,7 +51,9 @@ pairing-allocated bye (default: as W); ``X`` (unknown result) is accepted and
 ignored.
 
 Every other line (062, 092, 132, ``ACC``, NRS records ...) is kept verbatim, in
-order, in ``extra_lines`` and written back after the tournament header.
+order, in ``extra_lines`` and written back after the tournament header.  The ``172``
+record (checked to name a method) and the NRS records give the ratings the pairing
+uses (:meth:`TrfTournament.pairing_ratings`, :mod:`.ratings`).
 
 Consistency checked after reading: unique starting ranks, opponents exist and name
 the player back in the same round, played games have opposite colours, the two
@@ -63,6 +65,8 @@ Complexity: O(size of the file).
 from __future__ import annotations
 
 from .data import ROUND_START, ROUND_WIDTH, TrfError, TrfPlayer, TrfProblem, TrfTournament
+from .ratings import METHODS as RATING_METHODS
+from .ratings import is_nrs, nrs_fields, rating_by_method
 from .reader import parse_trf
 from .writer import (
     TRF16_RECORDS,
@@ -76,6 +80,7 @@ from .writer import (
 )
 
 __all__ = [
+    "RATING_METHODS",
     "TRF16_RECORDS",
     "acceleration_records",
     "as_trf16",
@@ -89,6 +94,9 @@ __all__ = [
     "dump_trf",
     "one_line",
     "from_generated",
+    "is_nrs",
+    "nrs_fields",
     "parse_trf",
+    "rating_by_method",
     "tournament_from_snapshot",
 ]

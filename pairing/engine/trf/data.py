@@ -128,6 +128,34 @@ class TrfTournament:
                 out.append(Acceleration(points, r1, r2, frozenset(i for i in ids if p1 <= i <= p2)))
         return tuple(out)
 
+    def rating_method(self) -> str | None:
+        """The method of the TRF-2026 ``172`` record (FIDE, NRO, FIDON ...), or None."""
+        from .ratings import method_of
+
+        return next((method_of(line) for line in self.extra_lines if line[:3] == "172"), None)
+
+    def national_ratings(self) -> dict[int, int]:
+        """{starting rank: national rating} of the NRS records (the first for a player)."""
+        from .ratings import is_nrs, nrs_fields
+
+        out: dict[int, int] = {}
+        for line in self.extra_lines:
+            if is_nrs(line):
+                rank, rating, _ident = nrs_fields(line)
+                if rating is not None:
+                    out.setdefault(rank, rating)
+        return out
+
+    def pairing_ratings(self) -> dict[int, int | None]:
+        """{starting rank: the rating the pairing uses}: the FIDE rating of the 001 record
+        and the NRS rating, combined as the ``172`` record says (see :mod:`.ratings`); None
+        for a player without either."""
+        from .ratings import rating_by_method
+
+        method, national = self.rating_method(), self.national_ratings()
+        return {p.id: rating_by_method(method, p.rating if p.rating and p.rating > 0 else None, national.get(p.id))
+                for p in self.players}
+
     def effective_initial_colour(self) -> Colour:
         """``initial_colour`` if the file gives it; otherwise, as TRF-2026 (tag 152)
         says, the colour of the highest ranked player paired in round 1; White when
@@ -159,6 +187,8 @@ class TrfTournament:
         ignored: the engine chooses the pairing-allocated bye.  Forbidden pairs:
         ``forbidden`` plus ``260`` records covering the round.
 
+        Ratings: :meth:`pairing_ratings` (the 001 FIDE rating, or the NRS rating as tag
+        172 says: an unrated player's provisional rating is there).
         ``default_rating`` replaces missing ratings (only for questions that do not
         depend on ratings, such as whether any legal pairing exists); without it a
         missing rating raises :class:`InvalidSnapshot` (Dubov 1.1).
@@ -183,9 +213,10 @@ class TrfTournament:
         zero = RoundEntry(None, None, Result.ZERO_BYE)
         absent: set[int] = set()
         players: list[Player] = []
+        ratings = self.pairing_ratings()
         for p in self.players:
-            rating = p.rating
-            if rating is None or rating <= 0:
+            rating = ratings[p.id]
+            if rating is None:
                 if default_rating is None:
                     raise InvalidSnapshot(
                         f"player {p.id} ({p.name or 'no name'}) has no rating; Dubov 1.1 requires "

@@ -25,6 +25,7 @@ from .fields import (
     _set_once,
     is_digits,
 )
+from .ratings import method_of
 from .writer import _CONTROL
 
 
@@ -140,6 +141,11 @@ def parse_trf(text: str, unknown_as_adjourned: bool = False) -> TrfTournament:
             extra.append(line)
         elif code == "260":
             _parse_260(line, line_no, rd)
+            extra.append(line)
+        elif code == "172":
+            if method_of(line) is None:
+                rd.err(line_no, 5, "expected the federation and a rating method (FIDE, NRO, FIDON, NIDOF, HBFN, LBFN "
+                                   f"or OTHER) after 172, found {rest.strip()!r}")
             extra.append(line)
         else:
             extra.append(line)
