@@ -26,8 +26,9 @@ DL4  [C9] applies in the last bracket, where the one player left takes the PAB; 
 DL5  colour criteria [C10]-[C13] count what the pair's colours by 5.2 give; "strong" in
     [C13] is a strong preference only (1.7.2), not an absolute one.
 DL6  float criteria count rounds of the tournament (1.4.2-1.4.3 on the round's pairing
-    scores); a score-difference list is compared in descending order, the shorter padded
-    with zeros.
+    scores); a score-difference list is compared in descending order, padded with zeros
+    to the number of MDPs; an MDP who downfloats again counts above every pair's
+    difference in [C18]/[C20] (the annotated text's assumption, p.31).
 DL7  MaxPairs (3.1.2, "see [C6]"): the most pairs the bracket can make (MDPs with residents
     only) among its pairings that keep [C4] and the best [C5] (both rank above [C6]); S1
     of a remainder or homogeneous bracket has MaxPairs players.
@@ -59,6 +60,7 @@ from pairing.engine.model import (
 )
 
 W, B = Colour.WHITE, Colour.BLACK
+FLOATS_ON = Decimal(10**6)  # the score difference of an MDP who downfloats again (DL6)
 ABSOLUTE, STRONG, MILD = 3, 2, 1
 
 
@@ -192,6 +194,7 @@ class Literal:
         self.forbidden = snapshot.forbidden
         self.order = lambda ids: sorted(ids, key=lambda i: (-self.ps[i].score, self.ps[i].tpn))  # 1.2
 
+    @cache  # noqa: B019
     def ok(self, a: int, b: int) -> bool:
         return compatible(self.ps[a], self.ps[b], self.forbidden)
 
@@ -216,10 +219,14 @@ class Literal:
 
     # ---- candidates of a bracket, in the order of the text
 
-    @cache  # noqa: B019
     def max_pairs(self, mdps: tuple[int, ...], residents: tuple[int, ...], below: frozenset[int]) -> int:
         """DL7: the most pairs the bracket can make (MDPs with residents only) while the
         players left can still be completed ([C4]) with the lowest PAB score ([C5])."""
+        return self.bracket_bounds(mdps, residents, below)[0]
+
+    @cache  # noqa: B019
+    def bracket_bounds(self, mdps: tuple[int, ...], residents: tuple[int, ...], below: frozenset[int]):
+        """(MaxPairs, the best [C5] value any pairing of the bracket can reach)."""
         pool = list(mdps) + list(residents)
         mdpset = set(mdps)
         found: dict[int, Decimal] = {}  # pairs -> the best C5 value with that many
@@ -239,9 +246,9 @@ class Literal:
 
         go(pool, 0, ())
         if not found:
-            return 0
+            return 0, None
         best = min(found.values())
-        return max(k for k, v in found.items() if v == best)
+        return max(k for k, v in found.items() if v == best), best
 
     def homogeneous(self, players: Sequence[int], below: frozenset[int]):
         """Candidates of a homogeneous bracket or remainder: (pairs, unpaired), 3.6 order."""
@@ -289,49 +296,87 @@ class Literal:
 
     # ---- evaluation
 
-    def evaluate(self, pairs, unpaired, mdps, below: frozenset[int], last: bool):
+    def evaluate(self, pairs, unpaired, mdps, below: frozenset[int], last: bool, best=None):
+        """The candidate's values on [C5]-[C21] in priority order, or None when it breaks
+        [C1]-[C4] (or, a shortcut that changes no choice, when its [C5]-[C7] already lose
+        to ``best``)."""
         ps = self.ps
-        if any(not self.ok(a, b) for a, b in pairs):
-            return None
-        remaining = frozenset(unpaired) | below
-        pab = self.pab_scores(remaining)
-        if pab is None:  # [C4]
+        if not all(self.ok(a, b) for a, b in pairs):
             return None
         if last and len(unpaired) > 1:  # the last bracket leaves at most the PAB
             return None
-        c5 = min(pab) if pab else Decimal(-1)
-        c6 = len(unpaired)
-        c7 = sorted((ps[x].score for x in unpaired), reverse=True)
+        pab = self.pab_scores(frozenset(unpaired) | below)
+        if pab is None:  # [C4]
+            return None
+        value: tuple = (min(pab) if pab else Decimal(-1), len(unpaired),
+                        sorted((ps[x].score for x in unpaired), reverse=True))
+        tied = best is not None  # while the values so far equal best's, a worse stage ends it
+
+        def worse(stage: tuple) -> bool:
+            nonlocal value, tied
+            start = len(value)
+            value += stage
+            if tied:
+                mine, theirs = value[start:], best[start:len(value)]
+                if mine > theirs:
+                    return True
+                tied = mine == theirs
+            return False
+
+        if tied:
+            head = best[:3]
+            if value > head:
+                return None
+            tied = value == head
         c8 = self.next_bracket(frozenset(unpaired), below) if not last else ()
         c9 = ps[unpaired[0]].unplayed if last and len(unpaired) == 1 else 0
-        c10 = c11 = c12 = c13 = 0
+        if worse((c8, c9)):
+            return None
+        colour = [0, 0, 0, 0]
         for a, b in pairs:
-            w, blk = colours(ps[a], ps[b], self.s.initial_colour)
-            for pid, got in ((w, W), (blk, B)):
-                p = ps[pid]
-                top = p.topscorer or ps[b if pid == a else a].topscorer
-                cd = p.cd + (1 if got is W else -1)
-                if top and abs(cd) > 2:
-                    c10 += 1
-                if top and len(p.played) >= 2 and p.played[-1] == p.played[-2] == got:
-                    c11 += 1
-                if p.pref is not None and p.pref != got:
-                    c12 += 1
-                    c13 += p.strength == STRONG
+            for i, v in enumerate(self.colour_terms(a, b)):
+                colour[i] += v
+        if worse(tuple(colour)):
+            return None
         mdpset = set(mdps)
         resident_down = [x for x in unpaired if x not in mdpset]
         c14 = sum(ps[x].floats[0] == "D" for x in resident_down)
         c16 = sum(ps[x].floats[1] == "D" for x in resident_down)
         mdp_pairs = [(m, r) if m in mdpset else (r, m) for m, r in pairs if m in mdpset or r in mdpset]
+        limbo = [m for m in mdps if m in unpaired]
         c15 = sum(ps[r].floats[0] == "U" for m, r in mdp_pairs)
         c17 = sum(ps[r].floats[1] == "U" for m, r in mdp_pairs)
+        if worse((c14, c15, c16, c17)):
+            return None
+        if not mdps:  # no MDP: [C18]-[C21] have nothing to count
+            return (*value, [], [], [], [])
 
-        def sds(who: int, back: int, kind: str):
-            return pad(sorted((ps[m].score - ps[r].score for m, r in mdp_pairs
-                               if ps[m if who == 0 else r].floats[back] == kind), reverse=True), len(mdp_pairs))
+        def sds(back: int, of_mdp: bool):
+            if of_mdp:  # [C18]/[C20]; an MDP floating on counts above every pair (ANN p.31)
+                values = [ps[m].score - ps[r].score for m, r in mdp_pairs if ps[m].floats[back] == "D"]
+                values += [FLOATS_ON for m in limbo if ps[m].floats[back] == "D"]
+            else:  # [C19]/[C21]
+                values = [ps[m].score - ps[r].score for m, r in mdp_pairs if ps[r].floats[back] == "U"]
+            return pad(sorted(values, reverse=True), len(mdps))
 
-        return (c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17,
-                sds(0, 0, "D"), sds(1, 0, "U"), sds(0, 1, "D"), sds(1, 1, "U"))
+        return (*value, sds(0, True), sds(0, False), sds(1, True), sds(1, False))
+
+    @cache  # noqa: B019
+    def colour_terms(self, a: int, b: int) -> tuple[int, int, int, int]:
+        """What one pair adds to [C10]-[C13] with its colours by 5.2 (DL5)."""
+        ps = self.ps
+        w, blk = colours(ps[a], ps[b], self.s.initial_colour)
+        c10 = c11 = c12 = c13 = 0
+        for pid, got, other in ((w, W, blk), (blk, B, w)):
+            p = ps[pid]
+            top = p.topscorer or ps[other].topscorer
+            cd = p.cd + (1 if got is W else -1)
+            c10 += top and abs(cd) > 2
+            c11 += top and len(p.played) >= 2 and p.played[-1] == p.played[-2] == got
+            if p.pref is not None and p.pref != got:
+                c12 += 1
+                c13 += p.strength == STRONG
+        return c10, c11, c12, c13
 
     @cache  # noqa: B019
     def next_bracket(self, down: frozenset[int], below: frozenset[int]):
@@ -376,10 +421,13 @@ class Literal:
             last = not below
             cands = self.heterogeneous(mdps, residents, below) if mdps else self.homogeneous(residents, below)
             best = None
+            best_c5 = self.bracket_bounds(tuple(mdps), tuple(residents), below)[1]
             for pairs, unpaired in cands:
-                value = self.evaluate(pairs, unpaired, mdps, below, last)
+                value = self.evaluate(pairs, unpaired, mdps, below, last, best[0] if best else None)
                 if value is not None and (best is None or value < best[0]):
                     best = (value, pairs, unpaired)
+                    if perfect(value, best_c5):  # 3.4: accepted at once
+                        break
             if best is None:  # pragma: no cover - the completion check above rules this out
                 raise NoLegalPairing("a bracket has no candidate")
             _, pairs, unpaired = best
@@ -396,6 +444,14 @@ class Literal:
             bye=bye,
             explanation=Explanation(bye=ByeDecision(player=bye)),
         )
+
+
+def perfect(value: tuple, best_c5) -> bool:
+    """3.4, where it can be told without the other candidates: the lowest [C5] the
+    bracket can reach, nobody downfloats (so [C7] and [C8] are the same for every such
+    candidate), and nothing to count on [C9]-[C21]."""
+    return value[0] == best_c5 and value[1] == 0 and not any(
+        any(v) if isinstance(v, list) else v for v in value[4:])
 
 
 def board_key(a: P, b: P):
