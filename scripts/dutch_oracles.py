@@ -325,6 +325,9 @@ class Gacrux:
         if not result or "pairs" not in result:
             errors = (answer.get("status") or {}).get("error") or [reply.get("err", "")]
             raise OracleFailed(f"Gacrux: {'; '.join(map(str, errors))[:200]}")
+        expected = rounds_in(path.read_text()) + 1
+        if result.get("round") not in (None, expected):  # it takes a round without games as unplayed
+            raise OracleFailed(f"Gacrux pairs round {result.get('round')}, not round {expected}")
         pairs, bye = set(), None
         for w, b in result["pairs"]:
             if not b:
