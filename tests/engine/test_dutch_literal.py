@@ -8,9 +8,12 @@ independent reading that the engine's cross-check will compare against.
 
 from __future__ import annotations
 
+import itertools
+import math
+
 from pairing.engine.trf import parse_trf
 
-from .dutch_literal import literal_pair_round, players_of
+from .dutch_literal import Literal, literal_pair_round, players_of
 
 
 def _record(rank: int, rating: int, points: str, blocks: str) -> str:
@@ -88,3 +91,69 @@ def test_floats_and_preferences_are_read_from_the_rounds():
     assert ps[4].floats == ("", "")
     assert ps[1].pref is not None and ps[1].strength == 3 and ps[1].pref.value == "b"
     assert not ps[2].pab_ok and ps[3].pab_ok
+
+
+def _round_one(n: int) -> Literal:
+    rows = [(i, 2600 - 10 * i, "0.0", "") for i in range(1, n + 1)]
+    return Literal(parse_trf(_trf(rows, ["XXR 9", "XXC white1", "152 W"])).snapshot())
+
+
+def test_4_2_note_eleven_players_give_720_transpositions_in_lexicographic_order():
+    """The note to 4.2: an 11-player homogeneous bracket (S1 = 1-5, S2 = 6-11) has 720
+    transpositions, sorted on their first five BSNs: 6-7-8-9-10, 6-7-8-9-11, then
+    6-7-8-10-9 (the 2017 listing; the 2026 listing's third element is a slip), ...,
+    11-10-9-8-7."""
+    lit = _round_one(11)
+    heads = [tuple(b for _, b in pairs) for pairs, _ in itertools.islice(lit.homogeneous(list(range(1, 12)),
+                                                                                          frozenset()), 720)]
+    assert len(set(heads)) == 720
+    assert heads[:4] == [(6, 7, 8, 9, 10), (6, 7, 8, 9, 11), (6, 7, 8, 10, 9), (6, 7, 8, 10, 11)]
+    assert heads[-1] == (11, 10, 9, 8, 7)
+    assert all(pairs[0][0] == 1 for pairs, _ in itertools.islice(lit.homogeneous(list(range(1, 12)),
+                                                                                   frozenset()), 720))
+
+
+def test_4_2_note_two_mdps_and_nine_residents_give_72_transpositions():
+    """The same note, heterogeneous: two MDPs (BSN 1, 2) over nine residents give 72
+    MDP-pairings, 3-4, 3-5, ..., 3-11, 4-3, ..., 11-10 (BSNs)."""
+    lit = _round_one(11)
+    mdps, residents = [1, 2], list(range(3, 12))
+    heads = []
+    for pairs, _ in lit.heterogeneous(mdps, residents, frozenset()):
+        head = tuple(b for a, b in pairs if a in mdps)
+        if len(head) == 2 and head not in heads:
+            heads.append(head)
+    assert len(heads) == 72
+    assert heads[:3] == [(3, 4), (3, 5), (3, 6)] and heads[8] == (4, 3) and heads[-1] == (11, 10)
+
+
+def _exchange_order(lit: Literal) -> list[tuple[frozenset[int], frozenset[int]]]:
+    s1, s2 = list(range(1, 6)), list(range(6, 12))
+    return [(frozenset(set(s1) - set(a)), frozenset(set(a) - set(s1))) for a, _ in lit.exchanges(list(range(1, 12)),
+                                                                                                   s1, s2)]
+
+
+def test_4_3_examples_order_the_resident_exchanges():
+    """4.3 (2017 D.2) with its own examples, eleven players: (b) 6<->4 before 8<->5, 8+6
+    for 4+3 before 9+8 for 5+4; (c) moving 5 before moving 4, 5-2 before 4-3, 5-4-1 before
+    5-3-2; (d) 6-9 before 7-8, 6-7-10 before 6-8-9 (each pair equal on the rules above)."""
+    order = _exchange_order(_round_one(11))
+
+    def at(out: set[int], into: set[int]) -> int:
+        return order.index((frozenset(out), frozenset(into)))
+
+    assert at({4}, {6}) < at({5}, {8})
+    assert at({4, 3}, {8, 6}) < at({5, 4}, {9, 8})
+    assert at({5}, {7}) < at({4}, {6})  # (b) equal: 7-5 = 6-4
+    assert at({5, 2}, {6, 7}) < at({4, 3}, {6, 7})
+    assert at({5, 4, 1}, {6, 7, 8}) < at({5, 3, 2}, {6, 7, 8})
+    assert at({5, 4}, {6, 9}) < at({5, 4}, {7, 8})
+    assert at({5, 4, 3}, {6, 7, 10}) < at({5, 4, 3}, {6, 8, 9})
+    assert len(order) == sum(math.comb(5, k) * math.comb(6, k) for k in range(1, 6))
+    assert order[0] == (frozenset({5}), frozenset({6}))
+
+
+def test_4_4_2_mdp_sets_by_their_smallest_differing_bsn():
+    """4.4.2's example: with MDPs of BSN 1, 3 and 4 and two to choose,
+    {1,3} < {1,4} < {3,4}."""
+    assert _round_one(6).mdp_sets([1, 3, 4], 2) == [(1, 3), (1, 4), (3, 4)]
