@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from ..models import ForbiddenPair, Player, Tournament
+from ..models import ForbiddenPair, PairingSystem, Player, Tournament
 from .fields import _birth_date_problem, _clean_federation, _clean_fide_id, refuse_control_characters
 
 # The box that confirms a second player of the same name (issue 21, rough edge 1): shown
@@ -66,8 +66,14 @@ class PlayerForm(forms.ModelForm):
         refuse_control_characters(self)
         self.fields["rating"].help_text = gettext(
             "Pairs and ranks the player. Left empty: from the FIDE and national ratings by the tournament's "
-            "method (%(method)s). Unrated players need a provisional rating (Dubov 1.1)."
+            "method (%(method)s)."
         ) % {"method": tournament.rating_method}
+        if tournament.system == PairingSystem.DUBOV:
+            self.fields["rating"].help_text += " " + gettext("Unrated players need a provisional rating (Dubov 1.1).")
+        else:  # the model's help names Dubov's rule; other systems only rank by the rating
+            self.fields["rating_provisional"].help_text = gettext(
+                "Unrated: the rating the arbiter gives the player for the initial ranking."
+            )
         for name in ("fide_rating", "national_rating"):
             self.fields[name].widget = forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"})
             self.fields[name].error_messages["invalid"] = _("A rating is a whole number between 1 and 3500.")

@@ -46,6 +46,14 @@ class PairingSystem(models.TextChoices):
     ROUND_ROBIN = "round-robin", _("Round robin, Berger tables (C.05 Annex 1)")
 
 
+# The system in a few words, where a page names it beside other facts ("9 rounds, FIDE Dubov
+# system"); a system missing here is named by its full label.  Tournament.system_label.
+SYSTEM_LABELS = {
+    PairingSystem.DUBOV: _("FIDE Dubov system"),
+    PairingSystem.ROUND_ROBIN: _("round robin"),
+}
+
+
 class BergerNumbers(models.TextChoices):
     """How a round robin's Berger numbers (its pairing numbers) are given before round 1."""
 

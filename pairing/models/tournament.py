@@ -15,6 +15,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from .choices import (
+    SYSTEM_LABELS,
     AccelerationMethod,
     BergerNumbers,
     ColourChoice,
@@ -354,6 +355,20 @@ class Tournament(models.Model):
     @property
     def round_robin(self) -> bool:
         return self.system == PairingSystem.ROUND_ROBIN
+
+    @property
+    def system_label(self) -> str:
+        """The pairing system in a few words, the one place pages take it from ("FIDE
+        Dubov system", "round robin", "double round robin")."""
+        if self.round_robin and self.rr_cycles == 2:
+            return gettext("double round robin")
+        label = SYSTEM_LABELS.get(self.system)
+        return str(label) if label is not None else self.get_system_display()
+
+    @property
+    def publishes_aro_list(self) -> bool:
+        """Dubov 9 asks for the ARO list after each round; other systems have none."""
+        return self.system == PairingSystem.DUBOV
 
     def pairing_blocker(self) -> str:
         """Why the next round cannot be paired now, or '' when it can."""

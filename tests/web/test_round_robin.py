@@ -226,3 +226,70 @@ def test_a_round_robin_is_exported_and_imported_as_one(chief, tournament):
     assert {p.name: p.tpn for p in Player.objects.filter(tournament=fresh)} == by_name
     assert not fresh.integrityevent_set.exists()  # the imported rounds are the table's
     assert _pairs(pair_next_round(fresh)) == _pairs(pair_next_round(tournament))
+
+
+def _visible_text(page: str) -> str:
+    """What a reader sees: no tags, scripts, styles, the app's name ("Dubov arbiter") or
+    the choices of a list (the systems one may choose)."""
+    import re
+
+    page = re.sub(r"<(script|style|title|option)[^>]*>.*?</\1>", " ", page, flags=re.S)
+    page = re.sub(r"<[^>]+>", " ", page)
+    page = page.replace("Swiss, FIDE Dubov system (C.04.4.1)", "")  # the settings' choice of system
+    return re.sub(r"\s+", " ", page).replace("Dubov arbiter", "")
+
+
+def test_issue32_item9_a_round_robins_pages_name_the_round_robin_and_never_dubov(
+    chief_client, anon_client, tournament
+):
+    """Every page of a round robin, the arbiter's and the public ones, names its system
+    as a round robin; "Dubov" (the Swiss system) appears on none, nor the ARO list
+    (Dubov 9), nor "pair by hand when the engine finds no legal pairing"."""
+    _rr(tournament)
+    Tournament.objects.filter(pk=tournament.pk).update(public=True)
+    add_players(tournament, 6)
+    play_round(tournament)
+    slug = tournament.slug
+    overview = _visible_text(chief_client.get(reverse("pairing:tournament", args=[slug])).content.decode())
+    assert "5 rounds, round robin" in overview
+    assert "engine finds no legal pairing" not in overview and "Dubov" not in overview
+    assert "or pair round 2 by hand (a manual-pairing session; at its end the round is compared with the" in overview
+    pair_next_round(tournament)  # round 2 a draft
+    player = tournament.player_set.order_by("tpn").first()
+    arbiter_urls = [reverse(f"pairing:{name}", args=[slug]) for name in (
+        "tournament", "settings", "players", "absences", "berger", "standings", "crosstable", "fide_mode")]
+    arbiter_urls += [reverse("pairing:round", args=[slug, 1]), reverse("pairing:round", args=[slug, 2]),
+                     reverse("pairing:player_edit", args=[slug, player.pk])]
+    for url in arbiter_urls:
+        text = _visible_text(chief_client.get(url).content.decode())
+        assert "Dubov" not in text and "ARO list" not in text, (url, text[text.find("Dubov") - 300:][:400])
+    public = _visible_text(anon_client.get(reverse("pairing:tournament", args=[slug])).content.decode())
+    assert "5 rounds, round robin" in public and "Dubov" not in public and "ARO list" not in public
+
+
+def test_issue32_item9_the_system_is_named_in_one_place(tournament):
+    """Tournament.system_label: what the pages print for each system."""
+    assert tournament.system_label == "FIDE Dubov system"
+    _rr(tournament)
+    assert tournament.system_label == "round robin"
+    tournament.rr_cycles = 2
+    assert tournament.system_label == "double round robin"
+
+
+def test_issue32_item9_the_crosstable_says_which_numbering_each_table_uses(anon_client, tournament):
+    """The square goes by Berger number, the round-by-round table by line in standings
+    order: the page says so at each table."""
+    _rr(tournament)
+    Tournament.objects.filter(pk=tournament.pk).update(public=True)
+    add_players(tournament, 4)
+    play_round(tournament)
+    text = _visible_text(anon_client.get(reverse("pairing:crosstable", args=[tournament.slug])).content.decode())
+    square, by_round = text.split("Round by round", 1)
+    assert "Berger number" in square and "rank" in square.lower()
+    assert "standings order" in by_round and "not by Berger number" in by_round
+
+
+def test_issue32_item9_the_manual_says_round_robins_are_in_this_version(client):
+    text = _visible_text(client.get(reverse("pairing:help_chapter", args=["setup"])).content.decode())
+    assert "not in this version" not in text
+    assert "Round robin" in text or "round robin" in text
