@@ -21,8 +21,10 @@ DL2  [C5]: a candidate's value is the lowest score of a player who can still tak
     in such a completion (scores as paired: with acceleration).
 DL3  [C8]: the best (C5, C6, C7) the following bracket (the downfloaters and the next
     non-empty scoregroup) can reach, over its pairings that keep the completion.
-DL4  [C9] applies in the last bracket, where the one player left takes the PAB; unplayed
-    games are the rounds in which that player did not play a game.
+DL4  [C9] applies to a candidate with one downfloater who is then the only player who can
+    take the PAB at the [C5] score (the last bracket's one player left, or a downfloater
+    over lower brackets that pair among themselves); unplayed games are the rounds in
+    which that player did not play a game.
 DL5  colour criteria [C10]-[C13] count what the pair's colours by 5.2 give; "strong" in
     [C13] is a strong preference only (1.7.2), not an absolute one.
 DL6  float criteria count rounds of the tournament (1.4.2-1.4.3 on the round's pairing
@@ -204,10 +206,16 @@ class Literal:
     def pab_scores(self, ids: frozenset[int]) -> frozenset[Decimal] | None:
         """Scores of the players who can take the PAB in a pairing of all ``ids`` under
         [C1]-[C3] (empty set: a complete pairing with no PAB); None: none exists."""
+        takers = self.pab_takers(ids)
+        return None if takers is None else frozenset(self.ps[x].score for x in takers)
+
+    @cache  # noqa: B019
+    def pab_takers(self, ids: frozenset[int]) -> frozenset[int] | None:
+        """The players who can take the PAB in such a pairing (empty: no PAB; None: none)."""
         if len(ids) % 2 == 0:
             return frozenset() if self._perfect(ids) else None
-        found = {self.ps[x].score for x in ids if self.ps[x].pab_ok and self._perfect(ids - {x})}
-        return frozenset(found) if found else None
+        found = frozenset(x for x in ids if self.ps[x].pab_ok and self._perfect(ids - {x}))
+        return found or None
 
     @cache  # noqa: B019
     def _perfect(self, ids: frozenset[int]) -> bool:
@@ -329,7 +337,11 @@ class Literal:
                 return None
             tied = value == head
         c8 = self.next_bracket(frozenset(unpaired), below) if not last else ()
-        c9 = ps[unpaired[0]].unplayed if last and len(unpaired) == 1 else 0
+        c9 = 0  # DL4: one downfloater, the only player who can take the PAB at the [C5] score
+        if len(unpaired) == 1:
+            takers = self.pab_takers(frozenset(unpaired) | below)
+            if {x for x in takers if ps[x].score == value[0]} == set(unpaired):
+                c9 = ps[unpaired[0]].unplayed
         if worse((c8, c9)):
             return None
         colour = [0, 0, 0, 0]
@@ -421,12 +433,15 @@ class Literal:
             last = not below
             cands = self.heterogeneous(mdps, residents, below) if mdps else self.homogeneous(residents, below)
             best = None
-            best_c5 = self.bracket_bounds(tuple(mdps), tuple(residents), below)[1]
+            max_pairs, best_c5 = self.bracket_bounds(tuple(mdps), tuple(residents), below)
+            # nobody downfloats; or, in a homogeneous last bracket, only the PAB assignee
+            # ([C7] and [C8] are then the same for every candidate)
+            ideal_c6 = len(residents) - 2 * max_pairs if last and not mdps else 0
             for pairs, unpaired in cands:
                 value = self.evaluate(pairs, unpaired, mdps, below, last, best[0] if best else None)
                 if value is not None and (best is None or value < best[0]):
                     best = (value, pairs, unpaired)
-                    if perfect(value, best_c5):  # 3.4: accepted at once
+                    if perfect(value, best_c5, ideal_c6):  # 3.4: accepted at once
                         break
             if best is None:  # pragma: no cover - the completion check above rules this out
                 raise NoLegalPairing("a bracket has no candidate")
@@ -446,11 +461,11 @@ class Literal:
         )
 
 
-def perfect(value: tuple, best_c5) -> bool:
+def perfect(value: tuple, best_c5, ideal_c6: int) -> bool:
     """3.4, where it can be told without the other candidates: the lowest [C5] the
-    bracket can reach, nobody downfloats (so [C7] and [C8] are the same for every such
-    candidate), and nothing to count on [C9]-[C21]."""
-    return value[0] == best_c5 and value[1] == 0 and not any(
+    bracket can reach, the fewest downfloaters in a case where [C7] and [C8] are then the
+    same for every candidate, and nothing to count on [C9]-[C21]."""
+    return value[0] == best_c5 and value[1] == ideal_c6 and not any(
         any(v) if isinstance(v, list) else v for v in value[4:])
 
 

@@ -157,3 +157,26 @@ def test_4_4_2_mdp_sets_by_their_smallest_differing_bsn():
     """4.4.2's example: with MDPs of BSN 1, 3 and 4 and two to choose,
     {1,3} < {1,4} < {3,4}."""
     assert _round_one(6).mdp_sets([1, 3, 4], 2) == [(1, 3), (1, 4), (3, 4)]
+
+
+def test_c9_the_pab_goes_to_the_downfloater_with_fewer_unplayed_games():
+    """[C9] in a bracket that is not the last: round 6 of 7, the 2.5 bracket (the MDP 4
+    and six residents) downfloats one player over the last two (6 and 10, who pair each
+    other: both had the PAB), so that player takes the PAB.  5 and 8 are equal on [C5]-[C8];
+    5 missed round 4, 8 played every round: 4-5 and the PAB to 8 (bbpPairings and Gacrux
+    alike; reading DL4)."""
+    text = _trf([
+        (1, 2426, "2.5", "   6 b 1  0000 - H     3 w 0     2 w =     8 b ="),
+        (2, 2372, "3.5", "   7 w 1     5 b 1     4 w 0     1 b =     3 b +"),
+        (3, 2266, "3.0", "   8 b 1    11 w =     1 b 1     4 b =     2 w -"),
+        (4, 2214, "4.5", "   9 w 1     6 b 1     2 b 1     3 w =    11 b 1"),
+        (5, 1903, "2.5", "  10 b 1     2 w 0    11 b 1  0000 - Z     9 w ="),
+        (6, 1621, "1.0", "   1 w 0     4 w 0  0000 - U     9 b 0     7 b 0"),
+        (7, 1619, "2.5", "   2 b 0    10 w =     8 b 1    11 w 0     6 w 1"),
+        (8, 1614, "2.5", "   3 w 0     9 b 1     7 w 0    10 b 1     1 w ="),
+        (9, 1581, "2.5", "   4 b 0     8 w 0    10 b 1     6 w 1     5 b ="),
+        (10, 1354, "1.5", "   5 w 0     7 b =     9 w 0     8 w 0  0000 - U"),
+        (11, 1351, "2.5", "0000 - U     3 b =     5 w 0     7 b 1     4 w 0"),
+    ], ["260   1   7    1   11", "XXR 7", "XXC black1", "152 B"])
+    pairing = literal_pair_round(parse_trf(text).snapshot())
+    assert _pairs(pairing) == ({(1, 7), (3, 2), (4, 5), (6, 10), (9, 11)}, 8)
