@@ -9,7 +9,7 @@ Pure Python; imports nothing from Django.  Public API::
 The core: :mod:`.model` (snapshot and results), :mod:`.history` (colour history, PAB bar,
 pairing scores, validation), :mod:`.acceleration`, :mod:`.matching`, :mod:`.trf`,
 :mod:`.generator`, the command line (:mod:`.__main__`, :mod:`.cli_tools`) and round
-robins (:mod:`.berger`).  The systems: :mod:`.dubov` (C.04.4.1).  Everything not
+robins (:mod:`.berger`).  The systems: :mod:`.dubov` (C.04.4.1), :mod:`.dutch` (C.04.3).  Everything not
 exported here is private.
 """
 
@@ -87,8 +87,8 @@ def pair_round(snapshot: Snapshot) -> Pairing:
 
     Raises :class:`InvalidSnapshot` for inconsistent input and :class:`NoLegalPairing`
     when the round cannot be paired (the arbiter decides)."""
-    if snapshot.system is System.DUBOV:
-        from .dubov import pair_round as pair
+    if snapshot.system is System.DUTCH:
+        from .dutch import pair_round as pair
     else:
-        raise InvalidSnapshot(f"the {snapshot.system.label} is not available in this engine yet")
+        from .dubov import pair_round as pair
     return pair(snapshot)

@@ -1,8 +1,11 @@
-"""Command line of the Dubov engine, in the shape of the established pairing engines.
+"""Command line of the pairing engines, in the shape of the established ones.
 
-    python -m pairing.engine --dubov FILE.trf -p [OUT] [--round N] [--explain]
-    python -m pairing.engine --dubov FILE.trf -c
-    python -m pairing.engine --dubov -g [--players N] [--rounds R] [--seed S] [...] [-o OUT.trf]
+    python -m pairing.engine --dubov|--dutch FILE.trf -p [OUT] [--round N] [--explain]
+    python -m pairing.engine --dubov|--dutch FILE.trf -c
+    python -m pairing.engine --dubov|--dutch -g [--players N] [--rounds R] [--seed S] [...] [-o OUT.trf]
+
+``--dubov`` pairs by the FIDE Dubov system (C.04.4.1), ``--dutch`` by the FIDE Dutch
+system (C.04.3, 2026 text).
 
 ``-p``: pair the next round (or ``--round N``) and print, or write to OUT, the number
 of pairs and then one ``white black`` line per board in board order (starting ranks),
@@ -46,6 +49,7 @@ from .model import (
     Pairing,
     Result,
     Snapshot,
+    System,
 )
 from .trf import TrfError, TrfTournament, parse_trf
 
@@ -98,25 +102,27 @@ def _missing_ratings(t: TrfTournament) -> list[int]:
     return [pid for pid, rating in t.pairing_ratings().items() if rating is None]
 
 
-def _no_pairing_message(round_number: int, exc: NoLegalPairing) -> str:
+def _no_pairing_message(round_number: int, exc: NoLegalPairing, system: System = System.DUBOV) -> str:
     players = ", ".join(str(p) for p in exc.players) or "(not named by the engine)"
+    article = "Dutch 1.9.3" if system is System.DUTCH else "Dubov 1.8.3"
     return (
-        f"round {round_number} cannot be completed: there is no legal pairing (Dubov 1.8.3, the arbiter "
+        f"round {round_number} cannot be completed: there is no legal pairing ({article}, the arbiter "
         f"decides). Players who cannot be paired: {players}. Engine: {exc}"
     )
 
 
-def _pair_from_file(t: TrfTournament, path: str, round_number: int | None) -> tuple[Snapshot, Pairing]:
+def _pair_from_file(t: TrfTournament, path: str, round_number: int | None,
+                    system: System = System.DUBOV) -> tuple[Snapshot, Pairing]:
     """Snapshot and pairing, or _InputError / NoLegalPairing.
 
     A file without ratings is invalid input (Dubov 1.1), except that whether any legal
     pairing exists does not depend on ratings: when it does not, that is reported."""
     try:
-        snapshot = t.snapshot(round_number)
+        snapshot = t.snapshot(round_number, system=system)
     except InvalidSnapshot as exc:
         if _missing_ratings(t):
             try:
-                stand_in = t.snapshot(round_number, default_rating=PLACEHOLDER_RATING)
+                stand_in = t.snapshot(round_number, default_rating=PLACEHOLDER_RATING, system=system)
             except InvalidSnapshot:
                 raise _InputError(f"{path}: {exc}") from None
             try:
@@ -143,11 +149,32 @@ def _write_pairing(pairing: Pairing, out: TextIO) -> None:
         out.write(line + "\n")
 
 
-def _ids(ids: Sequence[int]) -> str:
+def _ids(ids: Sequence[object]) -> str:
     return " ".join(str(i) for i in ids) if ids else "-"
 
 
-def format_explanation(expl: Explanation, round_number: int | None = None) -> str:
+def _dutch_bracket_lines(br) -> list[str]:
+    """A Dutch bracket (Articles 3-4): MDPs and Limbo, the remainder's subgroups and
+    exchange, the pairs, the downfloaters, and the notes on the deciding criteria."""
+    out = []
+    if br.moved_down:
+        out.append(f"  moved-down players (MDPs): {_ids(br.moved_down)}")
+    out.append(f"  residents: {_ids(br.residents)}")
+    if br.limbo:
+        out.append(f"  Limbo (MDPs not paired here, 3.2.4): {_ids(br.limbo)}")
+    if br.remainder_s1 or br.remainder_s2:
+        out.append(f"  remainder S1 (3.3.3): {_ids(br.remainder_s1)}")
+        out.append(f"  remainder S2: {_ids(br.remainder_s2)}")
+    if br.exchanged[0]:
+        out.append(f"  exchange (4.3, remainder BSNs): {_ids(br.exchanged[0])} <-> {_ids(br.exchanged[1])}")
+    out.append(f"  pairs: {_ids([f'{a}-{b}' for a, b in zip(br.s1, br.t2, strict=True)])}")
+    out.append(f"  downfloaters: {_ids(br.downfloaters)}")
+    for note in br.notes:
+        out.append(f"  note: {note}")
+    return out
+
+
+def format_explanation(expl: Explanation, round_number: int | None = None, system: System = System.DUBOV) -> str:
     """A readable trace of :class:`Explanation`: PAB (2.1), every bracket (2.2: residents,
     upfloaters and why, G1/G2, shifts, S1/T2), then the colour rule of every board (5.2)."""
     out: list[str] = []
@@ -155,16 +182,20 @@ def format_explanation(expl: Explanation, round_number: int | None = None) -> st
     out.append(f"{title}: how the pairing was made")
     bye = expl.bye
     out.append("")
-    out.append("Pairing-allocated bye (2.1)")
+    dutch = system is System.DUTCH
+    out.append("Pairing-allocated bye ([C2], [C5], 1.9.1)" if dutch else "Pairing-allocated bye (2.1)")
     who = "none" if bye.player is None else f"player {bye.player}"
     out.append(f"  {who}")
     if bye.reason:
         out.append(f"  why: {bye.criteria()}")  # names the rejected players (2.1.2) too
     if bye.eligible:
-        out.append(f"  eligible, in 2.1.3-2.1.5 order: {_ids(bye.eligible)}")
+        out.append(f"  eligible: {_ids(bye.eligible)}" if dutch else f"  eligible, in 2.1.3-2.1.5 order: {_ids(bye.eligible)}")
     for n, br in enumerate(expl.brackets, start=1):
         out.append("")
         out.append(f"Bracket {n}: score {br.score}")
+        if dutch:
+            out.extend(_dutch_bracket_lines(br))
+            continue
         out.append(f"  residents: {_ids(br.residents)}")
         up = f"  upfloaters: {_ids(br.upfloaters)}"
         if br.upfloater_reason:
@@ -199,14 +230,14 @@ def _cmd_pair(args: argparse.Namespace) -> int:
     round_number = args.round
     shown = round_number if round_number is not None else t.rounds_played() + 1
     try:
-        _, pairing = _pair_from_file(t, args.file, round_number)
+        _, pairing = _pair_from_file(t, args.file, round_number, _system(args))
     except NoLegalPairing as exc:
-        print(_no_pairing_message(shown, exc), file=sys.stderr)
+        print(_no_pairing_message(shown, exc, _system(args)), file=sys.stderr)
         return EXIT_NO_PAIRING
     if args.pair in (None, "-"):
         _write_pairing(pairing, sys.stdout)
         if args.explain:
-            sys.stdout.write("\n" + format_explanation(pairing.explanation, pairing.round_number))
+            sys.stdout.write("\n" + format_explanation(pairing.explanation, pairing.round_number, _system(args)))
     else:
         try:
             with open(args.pair, "w", encoding="utf-8", newline="\n") as fh:
@@ -214,7 +245,7 @@ def _cmd_pair(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise _InputError(f"{args.pair}: cannot write the pairing: {exc.strerror or exc}") from None
         if args.explain:
-            sys.stdout.write(format_explanation(pairing.explanation, pairing.round_number))
+            sys.stdout.write(format_explanation(pairing.explanation, pairing.round_number, _system(args)))
     return EXIT_OK
 
 
@@ -245,7 +276,7 @@ def _recorded_round(
     return pairs, pab
 
 
-def _check_round(t: TrfTournament, path: str, k: int) -> list[str]:
+def _check_round(t: TrfTournament, path: str, k: int, system: System = System.DUBOV) -> list[str]:
     """Differences between the file's round k and our pairing of it (empty: identical)."""
     pairs, pab = _recorded_round(t, k)
     opponent: dict[int, int] = {}
@@ -253,9 +284,9 @@ def _check_round(t: TrfTournament, path: str, k: int) -> list[str]:
         a, b = tuple(key)
         opponent[a], opponent[b] = b, a
     try:
-        _, pairing = _pair_from_file(t, path, k)
+        _, pairing = _pair_from_file(t, path, k, system)
     except NoLegalPairing as exc:
-        return [f"  the engine finds no legal pairing: {_no_pairing_message(k, exc)}"]
+        return [f"  the engine finds no legal pairing: {_no_pairing_message(k, exc, system)}"]
     diffs: list[str] = []
     ours: set[frozenset[int]] = set()
     for b in pairing.boards:
@@ -308,7 +339,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         )
     different = 0
     for k in range(1, played + 1):
-        diffs = _check_round(t, args.file, k)
+        diffs = _check_round(t, args.file, k, _system(args))
         if diffs:
             different += 1
             print(f"round {k}: {len(diffs)} difference{'s' if len(diffs) != 1 else ''}")
@@ -407,13 +438,20 @@ def _positive(text: str) -> int:
     return value
 
 
+def _system(args: argparse.Namespace) -> System:
+    return System.DUTCH if getattr(args, "dutch", False) else System.DUBOV
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="python -m pairing.engine",
-        description="FIDE Dubov system (C.04.4.1) pairing engine: pair, check or generate TRF files (TRF-2026, TRF-16).",
+        description="FIDE Swiss pairing engines, Dubov (C.04.4.1) and Dutch (C.04.3): pair, check or generate TRF "
+        "files (TRF-2026, TRF-16).",
         epilog="Exit status: 0 ok, 1 no legal pairing, 2 usage error, 3 invalid input, 4 checker found differences.",
     )
-    ap.add_argument("--dubov", action="store_true", required=True, help="the pairing system (the only one)")
+    systems = ap.add_mutually_exclusive_group(required=True)
+    systems.add_argument("--dubov", action="store_true", help="the FIDE Dubov system (C.04.4.1)")
+    systems.add_argument("--dutch", action="store_true", help="the FIDE Dutch system (C.04.3, 2026 text)")
     ap.add_argument("file", nargs="?", help="TRF-2026 or TRF-16 input file (for -p and -c)")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument(

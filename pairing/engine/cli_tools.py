@@ -19,7 +19,7 @@ import shlex
 from dataclasses import dataclass, replace
 
 from .generator import GeneratorConfig, generate, generate_fast
-from .model import Colour, Result, RoundEntry
+from .model import Colour, Result, RoundEntry, System
 from .trf import as_trf16, dump_trf, from_generated
 
 # option -> (fixed default, random range); ranges are inclusive
@@ -64,10 +64,11 @@ class Resolved:
     tiebreaks: str
     drawn_seed: bool
     fixed: bool = False
+    system: str = "dubov"
 
     def command(self, fast: bool, played: int | None, trf16: bool = False) -> str:
         """The command line that repeats this run."""
-        parts = ["python -m pairing.engine --dubov -g", f"--seed {self.seed}"]
+        parts = [f"python -m pairing.engine --{self.system} -g", f"--seed {self.seed}"]
         for name, value in self.values.items():
             if name == "ratings":
                 if value is not None:
@@ -130,7 +131,8 @@ def resolve(args) -> Resolved:
     given = getattr(args, "acceleration", None)
     values["acceleration"] = given or ("none" if args.fixed else rng.choice(["none", "none", "none", "baku"]))
     _resolve_later(args, rng, values)
-    return Resolved(seed, values, tiebreaks, drawn_seed, bool(args.fixed))
+    return Resolved(seed, values, tiebreaks, drawn_seed, bool(args.fixed),
+                    "dutch" if getattr(args, "dutch", False) else "dubov")
 
 
 def _resolve_later(args, rng: random.Random, values: dict) -> None:
@@ -324,16 +326,26 @@ def generated_text(args) -> tuple[str, int, bool]:
         raise ValueError("TRF-16 has no record for Baku acceleration's virtual points (250): "
                          "leave out --trf16 or give --acceleration none")
     config = generator_config(run, args.fixed)
-    generated = generate_fast(config, args.played) if args.fast else generate(config, rounds_to_play=args.played)
-    kind = "fast plausible history" if args.fast else "every round paired by the Dubov engine"
-    t = from_generated(generated, name=f"Random Dubov tournament, seed {run.seed} ({kind})")
+    dutch = getattr(args, "dutch", False)
+    pairer = None
+    if dutch:
+        from . import pair_round
+
+        def pairer(snapshot):
+            return pair_round(replace(snapshot, system=System.DUTCH))
+
+    system = "Dutch" if dutch else "Dubov"
+    generated = (generate_fast(config, args.played) if args.fast
+                 else generate(config, pairer=pairer, rounds_to_play=args.played))
+    kind = "fast plausible history" if args.fast else f"every round paired by the {system} engine"
+    t = from_generated(generated, name=f"Random {system} tournament, seed {run.seed} ({kind})")
     ranked = standings(t, t.rounds_played(), run.tiebreaks)
-    coded = "FIDE_DUBOV_BAKU" if config.baku else "FIDE_DUBOV"
+    coded = f"FIDE_{system.upper()}_BAKU" if config.baku else f"FIDE_{system.upper()}"
     t = replace(
         t,
         players=tuple(replace(p, points=ranked[p.id][0], rank=ranked[p.id][1]) for p in t.players),
         extra_lines=(f"### {run.command(args.fast, args.played, trf16)}", f"062 {len(t.players)}",
-                     f"072 {sum(1 for p in t.players if p.rating)}", "092 Individual: Swiss system (FIDE Dubov)",
+                     f"072 {sum(1 for p in t.players if p.rating)}", f"092 Individual: Swiss system (FIDE {system})",
                      f"192 {coded}", f"202 {run.tiebreaks}", f"212 PTS, {run.tiebreaks}", *t.extra_lines),
     )
     text = dump_trf(t)

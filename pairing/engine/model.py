@@ -247,7 +247,11 @@ class ByeDecision:
 
 @dataclass(frozen=True)
 class BracketTrace:
-    """Article 2.2 for one bracket, ids throughout."""
+    """One bracket, ids throughout.  Dubov (Article 2.2): upfloaters, G1/G2, shifts,
+    S1/T2.  Dutch (Articles 3-4): the moved-down players (MDPs) who came in and those left
+    in the Limbo, S1/T2 as the bracket's pairs (the MDP-pairing, then the remainder's),
+    the remainder's S1R/S2R after its resident-exchange (BSNs of the remainder moved
+    S1->S2, S2->S1), and the downfloaters.  ``notes`` say which criterion decided."""
 
     score: Decimal
     residents: tuple[int, ...]
@@ -260,6 +264,12 @@ class BracketTrace:
     s1: tuple[int, ...] = ()  # 2.2.5
     t2: tuple[int, ...] = ()  # 2.2.6
     notes: tuple[str, ...] = ()
+    moved_down: tuple[int, ...] = ()  # Dutch 1.4.1: MDPs from the bracket above
+    limbo: tuple[int, ...] = ()  # Dutch 3.2.4: MDPs not paired here
+    remainder_s1: tuple[int, ...] = ()  # Dutch 3.3.3 / 4.3
+    remainder_s2: tuple[int, ...] = ()
+    exchanged: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # remainder BSNs S1->S2, S2->S1
+    downfloaters: tuple[int, ...] = ()  # Dutch 1.4.1
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from ..model import (
     Result,
     RoundEntry,
     Snapshot,
+    System,
 )
 
 ROUND_START = 92  # column of round 1's opponent field
@@ -173,7 +174,21 @@ class TrfTournament:
                 return p
         raise KeyError(player_id)
 
-    def snapshot(self, round_number: int | None = None, *, default_rating: int | None = None) -> Snapshot:
+    def system(self) -> System | None:
+        """The pairing system the file names in its encoded type (TRF-2026 ``192``):
+        FIDE_DUTCH / FIDE_DUTCH_BAKU (also the bbpPairings spellings FIDE_DUTCH_2025 and
+        FIDE_DUTCH_2026) or FIDE_DUBOV / FIDE_DUBOV_BAKU; None for anything else."""
+        for line in self.extra_lines:
+            if line[:3] == "192":
+                code = line[3:].strip().upper()
+                if code.startswith("FIDE_DUTCH"):
+                    return System.DUTCH
+                if code.startswith("FIDE_DUBOV"):
+                    return System.DUBOV
+        return None
+
+    def snapshot(self, round_number: int | None = None, *, default_rating: int | None = None,
+                 system: System = System.DUBOV) -> Snapshot:
         """The tournament as it stands before ``round_number`` is paired.
 
         Default round: ``rounds_played() + 1`` (a round whose only entries are byes
@@ -191,7 +206,8 @@ class TrfTournament:
         172 says: an unrated player's provisional rating is there).
         ``default_rating`` replaces missing ratings (only for questions that do not
         depend on ratings, such as whether any legal pairing exists); without it a
-        missing rating raises :class:`InvalidSnapshot` (Dubov 1.1).
+        missing rating raises :class:`InvalidSnapshot` (Dubov 1.1).  The Dutch system
+        pairs without ratings (``system``): a missing one is 0 there.
         """
         played = self.rounds_played()
         if round_number is None:
@@ -216,7 +232,9 @@ class TrfTournament:
         ratings = self.pairing_ratings()
         for p in self.players:
             rating = ratings[p.id]
-            if rating is None:
+            if rating is None and system is not System.DUBOV:
+                rating = 0
+            elif rating is None:
                 if default_rating is None:
                     raise InvalidSnapshot(
                         f"player {p.id} ({p.name or 'no name'}) has no rating; Dubov 1.1 requires "
@@ -250,5 +268,6 @@ class TrfTournament:
             absent=frozenset(absent),
             forbidden=frozenset(forbidden),
             acceleration=self.acceleration(),
+            system=system,
         )
 

@@ -1,0 +1,151 @@
+"""The Dutch criteria of one bracket as weight levels of a matching (C.04.3, 2026 text).
+
+A bracket's candidate is judged by the absolute and completion criteria ([C1]-[C4]), the
+PAB criterion [C5] and the quality criteria [C6]-[C21], in that priority.  Every one of
+them is a sum over the pairs of the round (a pair's contribution depends on its two
+players and on where they stand: moved-down player (MDP), resident, next scoregroup,
+lower), so the best candidate is a maximum-weight matching whose weight packs the
+criteria as levels, the first level most significant.  :class:`Levels` builds them for
+one bracket over every player still to pair (the bracket, the next scoregroup and the
+players below it, which only the completion levels and [C8] look at).
+
+The levels, for a legal pair (x, y) with x ranked above y (1.2), "bracket pair" meaning
+y is a resident (x then is an MDP or a resident: MDPs are only paired with residents):
+
+* completion: 1 + (x is not a PAB candidate) + (y is not): a maximum matching that
+  leaves at most one player, a PAB candidate, unpaired ([C1]-[C4]); a PAB candidate is
+  eligible ([C2]) and scores no more than the lowest possible PAB score ([C5]);
+* [C6] bracket pairs; [C7] bracket pairs of the MDPs of each score, highest first (the
+  downfloaters' scores, in descending order, as low as possible);
+* [C8] pairs of the next bracket (y in the next scoregroup), then those of this bracket's
+  downfloaters of each score, highest first;
+* [C9] when the PAB goes to this bracket's only downfloater: the played games of the
+  players of the PAB score who are paired (so that the one left has played the most);
+* [C10]-[C13] bracket pairs that keep the colour criterion;
+* [C14]/[C16] paired residents who downfloated one / two rounds before; [C15]/[C17]
+  bracket pairs other than an MDP with an opponent who upfloated one / two rounds before;
+* [C18]-[C21] the same for the MDPs of each score, highest first.
+
+Levels on which no pair can differ are dropped, so that the packed weight stays within
+rustworkx's 128-bit integers.  Building is O(V^2) for V players still to pair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from .colours import c10_violation, c11_violation, c12_violation, c13_violation
+from .state import DutchPlayerState, Float
+
+MAX_BITS = 120  # rustworkx: exact below 2**126; the force level and doubling need room
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str  # the criterion, as the explanation names it
+    fn: Callable[[int, int], int]  # (x position, y position) -> contribution
+    bracket_only: bool  # only bracket pairs contribute (bounds the level's width)
+
+
+class Levels:
+    """The weight levels of one bracket.  Positions index ``vertices`` (global rank
+    order): MDPs, residents, next scoregroup, lower players."""
+
+    def __init__(self, states: Sequence[DutchPlayerState], vertices: Sequence[int], n_mdp: int, n_res: int,
+                 n_next: int, bye_candidate: Sequence[bool], odd: bool, c9: bool, bye_score: Decimal | None,
+                 rounds_played: int):
+        self.vertices = list(vertices)
+        st = [states[v] for v in vertices]
+        self.st = st
+        n = len(st)
+        b_end = n_mdp + n_res
+        n_end = b_end + n_next
+        self.n_mdp, self.b_end, self.n_end = n_mdp, b_end, n_end
+        is_m = [i < n_mdp for i in range(n)]
+        is_r = [n_mdp <= i < b_end for i in range(n)]
+        is_n = [b_end <= i < n_end for i in range(n)]
+        score = [s.score for s in st]
+        d1 = [s.float_1 is Float.DOWN for s in st]
+        d2 = [s.float_2 is Float.DOWN for s in st]
+        u1 = [s.float_1 is Float.UP for s in st]
+        u2 = [s.float_2 is Float.UP for s in st]
+        notcand = [0 if c else 1 for c in bye_candidate]
+        levels: list[Level] = []
+
+        if odd:
+            levels.append(Level("completion", lambda i, j: 1 + notcand[i] + notcand[j], False))
+        else:
+            levels.append(Level("completion", lambda i, j: 1, False))
+        levels.append(Level("C6", lambda i, j: 1 if is_r[j] else 0, True))
+        mdp_scores = sorted({score[i] for i in range(n_mdp)}, reverse=True)
+        for sigma in mdp_scores:
+            levels.append(Level("C7", lambda i, j, s=sigma: 1 if is_r[j] and is_m[i] and score[i] == s else 0, True))
+        if n_next:
+            levels.append(Level("C8", lambda i, j: 1 if is_n[j] else 0, False))
+            for sigma in sorted({score[i] for i in range(b_end)}, reverse=True):
+                levels.append(Level("C8", lambda i, j, s=sigma: 1 if is_n[j] and i < b_end and score[i] == s else 0,
+                                    False))
+        if c9 and bye_score is not None:
+            at = [s.score == bye_score for s in st]
+            most = max((s.games_played for s, a in zip(st, at, strict=True) if a), default=0)
+            rank = [most - s.games_played if a else 0 for s, a in zip(st, at, strict=True)]
+            levels.append(Level("C9", lambda i, j: rank[i] + rank[j], False))
+        for name, viol in (("C10", c10_violation), ("C11", c11_violation), ("C12", c12_violation),
+                           ("C13", c13_violation)):
+            levels.append(Level(name, lambda i, j, v=viol: 1 if is_r[j] and not v(st[i], st[j]) else 0, True))
+        if rounds_played >= 1:
+            levels.append(Level("C14", lambda i, j: (d1[j] + (is_r[i] and d1[i])) if is_r[j] else 0, True))
+            levels.append(Level("C15", lambda i, j: 1 if is_r[j] and not (is_m[i] and u1[j]) else 0, True))
+        if rounds_played >= 2:
+            levels.append(Level("C16", lambda i, j: (d2[j] + (is_r[i] and d2[i])) if is_r[j] else 0, True))
+            levels.append(Level("C17", lambda i, j: 1 if is_r[j] and not (is_m[i] and u2[j]) else 0, True))
+        for name, flags, rounds_needed, up in (("C18", d1, 1, False), ("C19", u1, 1, True),
+                                               ("C20", d2, 2, False), ("C21", u2, 2, True)):
+            if rounds_played < rounds_needed:
+                continue
+            for sigma in mdp_scores:
+                if up:
+                    levels.append(Level(name, lambda i, j, s=sigma, f=flags: 1 if is_r[j] and is_m[i]
+                                        and score[i] == s and not f[j] else 0, True))
+                else:
+                    levels.append(Level(name, lambda i, j, s=sigma, f=flags: 1 if is_r[j] and is_m[i]
+                                        and score[i] == s and f[i] else 0, True))
+        self.all_levels = levels
+        self.is_m, self.is_r, self.is_n = is_m, is_r, is_n
+
+    def evaluate(self, edges: Sequence[tuple[int, int]]) -> tuple[list[Level], dict[tuple[int, int], tuple[int, ...]]]:
+        """The levels that can differ between matchings, and every legal edge's values."""
+        raw = {(i, j): tuple(lv.fn(i, j) for lv in self.all_levels) for i, j in edges}
+        keep = []
+        c6 = 1  # index of C6
+        for k in range(len(self.all_levels)):
+            if k <= c6:
+                keep.append(k)
+                continue
+            vals = {(v[k], v[c6]) for v in raw.values()}
+            # constant, or the C6 indicator times a constant: no matching differs on it
+            # that does not already differ on C6
+            if len({v for v, _ in vals}) <= 1:
+                continue
+            by_c6: dict[int, set[int]] = {}
+            for v, b in vals:
+                by_c6.setdefault(b, set()).add(v)
+            if all(len(s) == 1 for s in by_c6.values()) and by_c6.get(0, {0}) == {0}:
+                continue
+            keep.append(k)
+        levels = [self.all_levels[k] for k in keep]
+        values = {e: tuple(v[k] for k in keep) for e, v in raw.items()}
+        return levels, values
+
+
+def widths(levels: Sequence[Level], values: dict[tuple[int, int], tuple[int, ...]], n_vertices: int,
+           n_bracket: int) -> list[int]:
+    """Bits per level: enough for the level's largest possible total over a matching."""
+    out = []
+    for k, lv in enumerate(levels):
+        top = max((v[k] for v in values.values()), default=0)
+        pairs = (n_bracket if lv.bracket_only else n_vertices) // 2
+        out.append(max(1, (top * pairs).bit_length()))
+    return out

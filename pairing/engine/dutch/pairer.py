@@ -1,0 +1,461 @@
+"""The Dutch pairing procedure (C.04.3, in force from 1 February 2026): :func:`pair_round`.
+
+1. Validate the snapshot and compute the player figures (:mod:`.state`).
+2. The lowest possible score of the PAB assignee ([C5]; C.04.1 Art. 4 for who may get it,
+   [C2]), when the number of players to pair is odd: the lowest score at which an
+   eligible player leaves a complete pairing of the others (one cardinality matching per
+   score tried).
+3. Brackets from the top scoregroup down (1.9): residents plus the MDPs of the bracket
+   above; the bracket's candidate by :mod:`.bracket` (criteria first, then the order of
+   generation); its downfloaters are the next bracket's MDPs.  The player left after the
+   last bracket gets the PAB (1.9.1).
+4. Colours by 5.2 (:mod:`.colours`), board order by C.04.2 Art. 3.6, and a final check of
+   the absolute criteria.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from ..matching import has_perfect_matching, maximum_matching
+from ..model import (
+    Board,
+    BracketTrace,
+    ByeDecision,
+    ColourDecision,
+    EngineError,
+    Explanation,
+    NoLegalPairing,
+    Pairing,
+    PreferenceStrength,
+    Snapshot,
+)
+from .bracket import BracketSolver, Constraints, exchange_order
+from .colours import allocate, ranks_higher, who
+from .criteria import Levels
+from .state import DutchPlayerState, dutch_states
+
+
+def pair_round(snapshot: Snapshot) -> Pairing:
+    """Pair ``snapshot.round_number`` by the Dutch system (C.04.3, 2026 text).
+
+    Raises :class:`InvalidSnapshot` for inconsistent input and :class:`NoLegalPairing`
+    when no pairing satisfies [C1]-[C4] (1.9.3: the arbiter decides)."""
+    states = dutch_states(snapshot)
+    return _Round(snapshot, states).run()
+
+
+def parity_tpns(snapshot: Snapshot) -> dict[int, int]:
+    """The TPNs of the players who are in the tournament when this round is paired: those
+    to pair now and those paired (a game, a forfeit or a PAB) in an earlier round, numbered
+    again 1, 2, ... in TPN order.  A player who has never been paired and is not paired
+    now (a late entry still to come, or a pre-set bye in round 1) is not yet on the
+    pairing list (C.04.2 Art. 2.4-2.5), so does not take a number that would change the
+    others' 5.2.5 parity.  bbpPairings v6 and Gacrux number so (t9 round 1 of the bbp
+    campaign, seed 1)."""
+    from ..model import Result
+
+    inside = [
+        p for p in snapshot.players
+        if p.id not in snapshot.absent
+        or any(e.opponent is not None or e.result is Result.PAIRING_BYE for e in p.history)
+    ]
+    inside.sort(key=lambda p: p.tpn)
+    return {p.id: k for k, p in enumerate(inside, start=1)}
+
+
+def fmt(score: Decimal) -> str:
+    return format(score.normalize(), "f")
+
+
+class _Round:
+    """Players are indices 0..n-1 in the order of 1.2 (score, then TPN)."""
+
+    def __init__(self, snapshot: Snapshot, states: dict[int, DutchPlayerState]):
+        self.snapshot = snapshot
+        present = [st for pid, st in states.items() if pid not in snapshot.absent]
+        present.sort(key=lambda st: (-st.score, st.tpn))
+        self.st = present
+        self.n = len(present)
+        index = {st.id: i for i, st in enumerate(present)}
+        self.index = index
+        blocked: list[set[int]] = [set() for _ in range(self.n)]
+        by_id = {p.id: p for p in snapshot.players}
+        for i, st in enumerate(present):
+            for e in by_id[st.id].history:
+                if e.played and e.opponent in index:
+                    blocked[i].add(index[e.opponent])
+        for pair in snapshot.forbidden:
+            a, b = tuple(pair)
+            if a in index and b in index:
+                blocked[index[a]].add(index[b])
+                blocked[index[b]].add(index[a])
+        self.blocked = blocked
+        # [C3]: the absolute preference of a non-topscorer, as a class (1 White, 2 Black)
+        self.absc = [
+            (1 if st.preference and st.preference.value == "w" else 2)
+            if st.strength is PreferenceStrength.ABSOLUTE and not st.topscorer else 0
+            for st in present
+        ]
+
+    # ------------------------------------------------------------ [C1]-[C3]
+
+    def legal(self, a: int, b: int) -> bool:
+        if a == b or b in self.blocked[a]:
+            return False
+        c = self.absc[a]
+        return c == 0 or c != self.absc[b]
+
+    def name(self, i: int) -> str:
+        return who(self.st[i])
+
+    def names(self, vs) -> str:
+        return ", ".join(self.name(i) for i in vs) if vs else "none"
+
+    # ------------------------------------------------------------ [C5]
+
+    def _complete_with_bye(self, vs: list[int], candidates: set[int]) -> bool:
+        """The players ``vs`` (odd) pair completely but one, who is in ``candidates``."""
+        k = len(vs)
+        cand = [v in candidates for v in vs]
+
+        def ok(a: int, b: int) -> bool:
+            if a == k:
+                return cand[b]
+            if b == k:
+                return cand[a]
+            return self.legal(vs[a], vs[b])
+
+        return has_perfect_matching(k + 1, ok)
+
+    def bye_score(self) -> tuple[Decimal | None, ByeDecision | None]:
+        everyone = list(range(self.n))
+        if self.n % 2 == 0:
+            if not has_perfect_matching(self.n, self.legal):
+                self._no_pairing(everyone, "No complete round-pairing exists ([C1]-[C4])")
+            return None, None
+        eligible = [i for i in everyone if self.st[i].pab_eligible]
+        for sigma in sorted({self.st[i].score for i in eligible}):
+            cands = {i for i in eligible if self.st[i].score <= sigma}
+            if self._complete_with_bye(everyone, cands):
+                return sigma, None
+        if not eligible:
+            self._no_pairing(everyone, "Odd number of players and nobody may receive the pairing-allocated bye ([C2])")
+        self._no_pairing(everyone, "No complete round-pairing exists whoever gets the pairing-allocated bye ([C1]-[C4])")
+        raise AssertionError  # pragma: no cover
+
+    def _no_pairing(self, vs: list[int], msg: str) -> None:
+        mate = maximum_matching(len(vs), lambda a, b: self.legal(vs[a], vs[b]))
+        bad = [vs[i] for i in range(len(vs)) if mate[i] == -1]
+        raise NoLegalPairing(
+            f"{msg}: players {self.names(bad)} cannot all be paired legally; the arbiter decides (1.9.3).",
+            tuple(self.st[i].id for i in bad),
+        )
+
+    # ------------------------------------------------------------ driver
+
+    def run(self) -> Pairing:
+        snap = self.snapshot
+        s_star, _ = self.bye_score()
+        self.s_star = s_star
+        odd = self.n % 2 == 1
+        self.cand = [self.st[i].pab_eligible and s_star is not None and self.st[i].score <= s_star
+                     for i in range(self.n)]
+        groups: dict[Decimal, list[int]] = {}
+        for i in range(self.n):
+            groups.setdefault(self.st[i].score, []).append(i)
+        scores = sorted(groups, reverse=True)
+        pairs: list[tuple[int, int]] = []
+        traces: list[BracketTrace] = []
+        mdps: list[int] = []
+        for gi, s in enumerate(scores):
+            residents = groups[s]
+            nxt = groups[scores[gi + 1]] if gi + 1 < len(scores) else []
+            lower = [i for t in scores[gi + 2:] for i in groups[t]]
+            bpairs, down, trace = self.pair_bracket(s, mdps, residents, nxt, lower, odd)
+            pairs.extend(bpairs)
+            traces.append(trace)
+            mdps = down
+        if len(mdps) > (1 if odd else 0):  # pragma: no cover - completion keeps this from happening
+            raise EngineError(f"internal error: players {self.names(mdps)} left unpaired")
+        bye = mdps[0] if mdps else None
+        boards, colours = self.colours_and_boards(pairs)
+        bye_decision = self.bye_decision(bye)
+        pairing = Pairing(
+            round_number=snap.round_number,
+            boards=tuple(boards),
+            bye=self.st[bye].id if bye is not None else None,
+            explanation=Explanation(bye=bye_decision, brackets=tuple(traces), colours=tuple(colours)),
+        )
+        self.verify(pairing)
+        return pairing
+
+    def bye_decision(self, bye: int | None) -> ByeDecision:
+        if bye is None:
+            return ByeDecision(player=None, reason="Even number of players to pair: no pairing-allocated bye.")
+        eligible = tuple(self.st[i].id for i in range(self.n) if self.st[i].pab_eligible)
+        st = self.st[bye]
+        parts = [f"Pairing-allocated bye to {who(st)}"]
+        barred = self.n - len(eligible)
+        if barred:
+            parts.append(f"{barred} player(s) may not receive it ([C2]: an earlier PAB, or a win's points scored "
+                         "without playing)")
+        parts.append(f"the lowest score that leaves a complete pairing of the others is {fmt(self.s_star)} ([C5])")
+        parts.append("left over after the last bracket (1.9.1)")
+        return ByeDecision(player=st.id, eligible=eligible, reason="; ".join(parts) + ".")
+
+    # ------------------------------------------------------------ one bracket
+
+    def pair_bracket(self, score: Decimal, mdps: list[int], residents: list[int], nxt: list[int],
+                     lower: list[int], odd: bool):
+        vertices = mdps + residents + nxt + lower
+        nb = len(mdps) + len(residents)
+        st = self.st
+        c9 = odd and self.s_star is not None and self.s_star >= score and self._pairs_all_but_one(
+            mdps, residents, vertices)
+        levels = Levels(st, vertices, len(mdps), len(residents), len(nxt),
+                        [self.cand[v] for v in vertices], odd, c9, self.s_star, self.snapshot.round_number - 1)
+        legal_pairs = [
+            (i, j)
+            for i in range(len(vertices))
+            for j in range(i + 1, len(vertices))
+            if self.legal(vertices[i], vertices[j]) and not (i < len(mdps) and j < len(mdps))
+        ]
+        solver = BracketSolver(levels, legal_pairs, nb)
+        best = solver.solve()
+        need = len(vertices) // 2
+        matched = sum(1 for m in best.mate if m != -1) // 2
+        if matched < need or (odd and not any(
+                best.mate[p] == -1 and self.cand[vertices[p]] for p in range(len(vertices)))):
+            self._no_pairing(vertices, "No complete pairing of the remaining players exists ([C4])")
+        vstar = solver.criteria_value(best)
+        notes: list[str] = []
+        c = Constraints()
+        is_r = levels.is_r
+        res_pos = [p for p in range(len(vertices)) if is_r[p]]
+        res_set = frozenset(res_pos)
+        everyone = frozenset(range(len(vertices)))
+
+        def attempt(extra: Constraints):
+            o = solver.solve(extra)
+            if o.forced == len(extra.must) and solver.criteria_value(o) == vstar:
+                return o, None
+            return None, o
+
+        # 1. the MDPs paired here (4.4)
+        paired_mdps: list[int] = []
+        limbo: list[int] = []
+        for m in range(len(mdps)):
+            if best.mate[m] in res_set:
+                trial = None
+            else:
+                t = c.copy()
+                t.allowed[m] = res_set
+                t.must.add(m)
+                trial, fail = attempt(t)
+                if trial is None:
+                    limbo.append(m)
+                    c.allowed[m] = everyone - res_set
+                    notes.append(f"MDP {self.name(vertices[m])} not paired here: pairing it is worse on "
+                                 f"{solver.first_worse(vstar, fail)}.")
+                    continue
+                best = trial
+            c.allowed[m] = res_set
+            c.must.add(m)
+            paired_mdps.append(m)
+        # 2. their opponents (4.2 on S2 = the residents)
+        taken: set[int] = set()
+        mdp_pairs: list[tuple[int, int]] = []
+        for m in paired_mdps:
+            current = best.mate[m]
+            for r in res_pos:
+                if r >= current:
+                    break
+                if r in taken or (m, r) not in solver.values:
+                    continue
+                t = c.copy()
+                t.allowed[m] = frozenset({r})
+                t.allowed[r] = frozenset({m})
+                trial, fail = attempt(t)
+                if trial is not None:
+                    best = trial
+                    break
+                notes.append(f"MDP {self.name(vertices[m])} not paired with {self.name(vertices[r])}: worse on "
+                             f"{solver.first_worse(vstar, fail)}.")
+            r = best.mate[m]
+            c.allowed[m] = frozenset({r})
+            c.allowed[r] = frozenset({m})
+            taken.add(r)
+            mdp_pairs.append((m, r))
+        # 3. the remainder: exchanges (4.3), then 4. transpositions (4.2)
+        remainder = [p for p in res_pos if p not in taken]
+        rem_set = set(remainder)
+        n_pairs = sum(1 for p in remainder if best.mate[p] in rem_set) // 2
+        s1, s2 = remainder[:n_pairs], remainder[n_pairs:]
+        exchanged: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        rem_pairs: list[tuple[int, int]] = []
+        if n_pairs:
+            bsn = {p: k + 1 for k, p in enumerate(remainder)}
+            s1_set = set(s1)
+            in_s1 = {}
+            low_sum = {}
+            for (i, j) in solver.values:
+                if i in rem_set and j in rem_set:
+                    in_s1[(i, j)] = 1 if i in s1_set else 0
+                    low_sum[(i, j)] = len(remainder) + 1 - bsn[i]
+            solver.add_level(in_s1, n_pairs)
+            solver.add_level(low_sum, n_pairs * (len(remainder) + 1))
+            o = solver.solve(c)
+            lows = sorted(i for i in remainder if o.mate[i] in rem_set and o.mate[i] > i)
+            k = sum(1 for i in lows if i not in s1_set)
+            diff = sum(bsn[i] for i in lows) - sum(bsn[i] for i in s1)
+            best = o
+            chosen = None
+            if k == 0:
+                chosen = ((), ())
+            else:
+                for x, y in exchange_order([bsn[p] for p in s1], [bsn[p] for p in s2], k, diff):
+                    new_s1 = sorted((set(s1) - {remainder[b - 1] for b in x}) | {remainder[b - 1] for b in y})
+                    t = self._crossing(c, new_s1, remainder, everyone)
+                    trial, _ = attempt(t)
+                    if trial is not None:
+                        chosen = (x, y)
+                        best = trial
+                        break
+                if chosen is None:  # pragma: no cover - the weights found one
+                    raise EngineError("internal error: no resident-exchange reaches the best candidate")
+            exchanged = chosen
+            xs = {remainder[b - 1] for b in chosen[0]}
+            ys = {remainder[b - 1] for b in chosen[1]}
+            s1 = sorted((set(s1) - xs) | ys)
+            s2 = sorted((set(s2) - ys) | xs)
+            c = self._crossing(c, s1, remainder, everyone)
+            if chosen[0]:
+                notes.append(
+                    f"Remainder exchange (4.3): {', '.join(str(b) for b in chosen[0])} moved from S1 to S2, "
+                    f"{', '.join(str(b) for b in chosen[1])} from S2 to S1 (BSNs of the remainder).")
+            for a in s1:
+                current = best.mate[a]
+                for b in s2:
+                    if b == current:
+                        break
+                    if b in taken or (min(a, b), max(a, b)) not in solver.values:
+                        continue
+                    t = c.copy()
+                    t.allowed[a] = frozenset({b})
+                    t.allowed[b] = frozenset({a})
+                    trial, fail = attempt(t)
+                    if trial is not None:
+                        best = trial
+                        break
+                    notes.append(f"{self.name(vertices[a])} not paired with {self.name(vertices[b])}: worse on "
+                                 f"{solver.first_worse(vstar, fail)}.")
+                b = best.mate[a]
+                c.allowed[a] = frozenset({b})
+                c.allowed[b] = frozenset({a})
+                taken.add(b)
+                rem_pairs.append((a, b))
+        all_pairs = mdp_pairs + rem_pairs
+        paired = {p for pr in all_pairs for p in pr}
+        down = [p for p in range(nb) if p not in paired]
+        trace = self._trace(score, vertices, mdps, residents, paired_mdps, limbo, mdp_pairs, rem_pairs,
+                            s1 if n_pairs else [], s2 if n_pairs else remainder, exchanged, down, solver, vstar,
+                            notes, c9)
+        return ([(vertices[a], vertices[b]) for a, b in all_pairs], [vertices[p] for p in down], trace)
+
+    def _crossing(self, c: Constraints, s1: list[int], remainder: list[int], everyone: frozenset[int]) -> Constraints:
+        """S1R players must pair with S2R players; S2R players may not pair each other."""
+        t = c.copy()
+        s1_set = frozenset(s1)
+        s2_set = frozenset(p for p in remainder if p not in s1_set)
+        for p in s1:
+            t.allowed[p] = s2_set
+            t.must.add(p)
+        for p in s2_set:
+            t.allowed[p] = everyone - s2_set - frozenset(remainder) | s1_set
+        return t
+
+    def _pairs_all_but_one(self, mdps: list[int], residents: list[int], vertices: list[int]) -> bool:
+        """[C9] applies: the bracket can pair all its players but one (the PAB assignee)
+        with everyone below still paired (a cardinality question)."""
+        nb = len(mdps) + len(residents)
+        if nb % 2 == 0:
+            return False
+        bracket = mdps + residents
+        below = vertices[nb:]
+        m = len(mdps)
+
+        def ok_in(a: int, b: int) -> bool:
+            if a < m and b < m:
+                return False
+            return self.legal(bracket[a], bracket[b])
+
+        # the bracket without one of its PAB candidates pairs completely, and so does below
+        if not has_perfect_matching(len(below), lambda a, b: self.legal(below[a], below[b])):
+            return False
+        k = nb
+
+        def ok(a: int, b: int) -> bool:
+            if a == k:
+                return self.cand[bracket[b]]
+            if b == k:
+                return self.cand[bracket[a]]
+            return ok_in(a, b)
+
+        return has_perfect_matching(k + 1, ok)
+
+    def _trace(self, score, vertices, mdps, residents, paired_mdps, limbo, mdp_pairs, rem_pairs, s1, s2,
+               exchanged, down, solver, vstar, notes, c9) -> BracketTrace:
+        ids = [self.st[v].id for v in vertices]
+        value = ", ".join(f"{n} {v}" for n, v in zip(solver.level_names(), vstar, strict=True) if n != "completion")
+        all_notes = [f"Criteria reached (pairs or players counted per level): {value}."]
+        if c9:
+            all_notes.append("[C9] applies: this bracket's only downfloater receives the pairing-allocated bye.")
+        all_notes.extend(notes)
+        return BracketTrace(
+            score=score,
+            residents=tuple(ids[p] for p in range(len(mdps), len(mdps) + len(residents))),
+            moved_down=tuple(ids[p] for p in range(len(mdps))),
+            limbo=tuple(ids[p] for p in limbo),
+            s1=tuple(ids[a] for a, _ in mdp_pairs + rem_pairs),
+            t2=tuple(ids[b] for _, b in mdp_pairs + rem_pairs),
+            remainder_s1=tuple(ids[p] for p in s1),
+            remainder_s2=tuple(ids[p] for p in s2),
+            exchanged=exchanged,
+            downfloaters=tuple(ids[p] for p in down),
+            notes=tuple(all_notes),
+        )
+
+    # ------------------------------------------------------------ colours, boards, checks
+
+    def colours_and_boards(self, pairs: list[tuple[int, int]]) -> tuple[list[Board], list[ColourDecision]]:
+        """5.2 per pair; boards by C.04.2 Art. 3.6: the higher player's score, the other's,
+        the higher player's TPN."""
+        init = self.snapshot.initial_colour
+        parity = parity_tpns(self.snapshot)
+        rows = []
+        for a, b in pairs:
+            sa, sb = self.st[a], self.st[b]
+            high, low = (sa, sb) if ranks_higher(sa, sb) else (sb, sa)
+            white, black, rule, reason = allocate(sa, sb, init, parity)
+            rows.append(((-high.score, -low.score, high.tpn), white, black, rule, reason))
+        rows.sort(key=lambda r: r[0])
+        boards = [Board(number=k, white=w, black=b) for k, (_, w, b, _, _) in enumerate(rows, start=1)]
+        decisions = [ColourDecision(white=w, black=b, rule=rule, reason=reason) for (_, w, b, rule, reason) in rows]
+        return boards, decisions
+
+    def verify(self, pairing: Pairing) -> None:
+        seen: set[int] = set()
+        for b in pairing.boards:
+            for pid in (b.white, b.black):
+                if pid in seen:
+                    raise EngineError(f"internal error: player {pid} paired twice")
+                seen.add(pid)
+            if not self.legal(self.index[b.white], self.index[b.black]):
+                raise EngineError(f"internal error: illegal pair {b.white}-{b.black}")
+        if pairing.bye is not None:
+            if pairing.bye in seen or not self.st[self.index[pairing.bye]].pab_eligible:
+                raise EngineError(f"internal error: bye player {pairing.bye} is paired or not eligible ([C2])")
+            seen.add(pairing.bye)
+        if seen != {st.id for st in self.st}:
+            raise EngineError("internal error: players left unpaired")
