@@ -180,3 +180,26 @@ def test_c9_the_pab_goes_to_the_downfloater_with_fewer_unplayed_games():
     ], ["260   1   7    1   11", "XXR 7", "XXC black1", "152 B"])
     pairing = literal_pair_round(parse_trf(text).snapshot())
     assert _pairs(pairing) == ({(1, 7), (3, 2), (4, 5), (6, 10), (9, 11)}, 8)
+
+
+def test_last_round_topscorer_meets_a_non_topscorer_with_the_same_absolute_preference():
+    """1.8 and [C3] in the last round (5 of 5): 1 (3.0, a topscorer: over 50% of 4) and 5
+    (2.0, not one) both have an absolute preference for White (1: Black twice in a row;
+    5: Black twice in a row).  [C3] bars only two non-topscorers, and 1 can meet no one
+    else (1-4, 1-3 and 1-2 were played), so 1-5 is paired; 5.2.2 gives White to the
+    wider colour difference (1: -1, 5: 0), and 5 gets a third Black in a row, which [C11]
+    allows a topscorer's opponent.  4 (3.0), who has met everyone present, takes the PAB
+    (bbpPairings and Gacrux alike)."""
+    text = _trf([
+        (1, 2680, "3.0", "   4 w 1  0000 - H     3 b =     2 b 1"),
+        (2, 1869, "1.0", "   5 b 0     4 w 0     6 b 1     1 w 0"),
+        (3, 1672, "2.5", "   6 w 1     5 b 1     1 w =     4 b 0"),
+        (4, 1662, "3.0", "   1 b 0     2 b 1     5 w 1     3 w 1"),
+        (5, 1468, "2.0", "   2 w 1     3 w 0     4 b 0     6 b 1"),
+        (6, 1179, "1.0", "   3 b 0  0000 - U     2 w 0     5 w 0"),
+    ], ["240 Z   5    6", "XXR 5", "XXC white1", "152 W"])
+    snapshot = parse_trf(text).snapshot()
+    ps = players_of(snapshot)
+    assert ps[1].topscorer and not ps[5].topscorer
+    assert ps[1].strength == ps[5].strength == 3 and ps[1].pref == ps[5].pref
+    assert _pairs(literal_pair_round(snapshot)) == ({(1, 5), (3, 2)}, 4)
