@@ -32,7 +32,8 @@ numbered by that round's TPNs) is paired by bbpPairings too.
 
 ``--subject``: the program under test: ``ours`` (our engine's ``--dutch -p``), or, to
 test this harness, ``gacrux`` (bbpPairings against Gacrux) or ``bbp`` (against itself),
-or ``literal`` (tests/engine/dutch_literal.py, fields of up to 12 players: ``--small``).
+or ``literal`` (tests/engine/dutch_literal.py, fields of up to 12 players: ``--small``
+gives 2-12 players with our generator and 9-12 with bbpPairings').
 
 Every round counts as identical, or as a difference of one kind (pairs, or colours
 only), classified by Gacrux: "bbp and Gacrux agree against the subject" (with our
@@ -232,6 +233,9 @@ def one_of_theirs(n: int, args, programs) -> tuple[Counter, list[dict]]:
     subject, bbp, gacrux = programs
     rng = random.Random(args.seed * 1_000_003 + n)
     options = bbp_options(rng)
+    if args.small:
+        options["PlayersNumber"] = 9 + n % 4
+        options["RoundsNumber"] = min(int(options["RoundsNumber"]), 7 + n % 4)  # its generator gives up beyond
     work = Path(tempfile.mkdtemp(prefix="bbp-"))
     tally, kept = Counter(), []
     try:
@@ -337,7 +341,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--recheck", action="store_true", help="run bbpPairings -p on every round (--way theirs)")
-    ap.add_argument("--small", action="store_true", help="--way ours: fields of 2-12 players only")
+    ap.add_argument("--small", action="store_true",
+                    help="fields small enough for --subject literal: 2-12 players (--way ours), 9-12 (--way theirs)")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--keep", type=Path, help="keep every differing round's file here")
     args = ap.parse_args(argv)
