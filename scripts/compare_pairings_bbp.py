@@ -200,6 +200,7 @@ def compare(cut_text: str, path: Path, reference: Round | None, subject, bbp: Bb
         theirs = ask(bbp, "bbp")
         if reference is not None and theirs != reference:
             tally["bbp -p differs from its generator's round"] += 1
+            said["bbp generator"] = reference.text()  # kept with the round, identical or not
         reference = theirs if isinstance(theirs, Round) or reference is None else reference
     said["bbp"] = reference.text() if isinstance(reference, Round) else str(reference)
     kind = _kind(cut_text, reference, mine, gacrux, ask, path)
@@ -295,7 +296,7 @@ def one_of_ours(n: int, args, programs) -> tuple[Counter, list[dict]]:
 def _count(tally: Counter, kept: list[dict], kind: str, said: dict, view: Path, args, n: int, k: int) -> None:
     tally["rounds"] += 1
     tally[kind] += 1
-    if kind == "identical":
+    if kind == "identical" and "bbp generator" not in said:
         return
     entry = {"tournament": n, "round": k, "kind": kind, **said}
     if args.keep:
