@@ -27,8 +27,9 @@ generator lacks: forbidden pairs, late entries (TPNs re-slotted by rating in hal
 the tournaments), withdrawals, requested H/Z/F byes, Baku acceleration, 3-1-0 scoring, a
 PAB worth less than a win, fields of 2-8 players (a quarter of the tournaments, with
 as many rounds as can be paired: near-unpairable last rounds), up to 200 players.  The
-subject pairs every round as the generator plays it; each round's file (players
-numbered by that round's TPNs) is paired by bbpPairings too.
+subject pairs every round as the generator plays it (where it fails, bbpPairings' round is
+played instead, so that no tournament degenerates); each round's file (players numbered
+by that round's TPNs) is paired by bbpPairings too.
 
 ``--subject``: the program under test: ``ours`` (our engine's ``--dutch -p``), or, to
 test this harness, ``gacrux`` (bbpPairings against Gacrux) or ``bbp`` (against itself),
@@ -181,8 +182,9 @@ def c2_barred(text: str, player: int | None) -> bool:
 
 
 def compare(cut_text: str, path: Path, reference: Round | None, subject, bbp: Bbp, gacrux: Gacrux | None,
-            tally: Counter, recheck: bool) -> tuple[str, dict, Round | str]:
-    """One round: the kind of result, what the programs said, and the subject's answer."""
+            tally: Counter, recheck: bool) -> tuple[str, dict, Round | str, Round | str]:
+    """One round: the kind of result, what the programs said, the subject's answer and
+    bbpPairings'."""
     said: dict[str, str] = {}
 
     def ask(program, name) -> Round | str:
@@ -204,7 +206,7 @@ def compare(cut_text: str, path: Path, reference: Round | None, subject, bbp: Bb
         reference = theirs if isinstance(theirs, Round) or reference is None else reference
     said["bbp"] = reference.text() if isinstance(reference, Round) else str(reference)
     kind = _kind(cut_text, reference, mine, gacrux, ask, path)
-    return kind, said, mine
+    return kind, said, mine, reference
 
 
 def _kind(cut_text: str, reference, mine, gacrux, ask, path) -> str:
@@ -255,7 +257,7 @@ def one_of_theirs(n: int, args, programs) -> tuple[Counter, list[dict]]:
             cut_text = cut(text, k, total)
             view = work / f"t{n:06d}-r{k}.trf"
             view.write_text(cut_text)
-            kind, said, _ = compare(cut_text, view, file_round(text, k), subject, bbp, gacrux, tally, args.recheck)
+            kind, said, _, _ = compare(cut_text, view, file_round(text, k), subject, bbp, gacrux, tally, args.recheck)
             _count(tally, kept, kind, said, view, args, n, k)
         tally["tournaments"] += 1
         return tally, kept
@@ -277,10 +279,13 @@ def one_of_ours(n: int, args, programs) -> tuple[Counter, list[dict]]:
         k = snapshot.round_number
         view = work / f"o{n:06d}-r{k}.trf"
         view.write_text(text)
-        kind, said, played = compare(text, view, None, subject, bbp, gacrux, tally, True)
+        kind, said, played, theirs = compare(text, view, None, subject, bbp, gacrux, tally, True)
         _count(tally, kept, kind, said, view, args, n, k)
-        if not isinstance(played, Round):  # 1.9.3: the generator's arbiter excuses a player
-            raise NoLegalPairing(f"the subject: {played}")
+        if not isinstance(played, Round):
+            if played.startswith("failed") and isinstance(theirs, Round):
+                played = theirs  # the subject crashed: the tournament goes on with bbpPairings' round
+            else:  # 1.9.3: no legal pairing; the generator's arbiter excuses a player
+                raise NoLegalPairing(f"the subject: {played}")
         return SimpleNamespace(
             boards=tuple(Board(i, back[w], back[b]) for i, (w, b) in enumerate(sorted(played.pairs), start=1)),
             bye=back[played.bye] if played.bye is not None else None)
