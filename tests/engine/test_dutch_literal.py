@@ -203,3 +203,33 @@ def test_last_round_topscorer_meets_a_non_topscorer_with_the_same_absolute_prefe
     assert ps[1].topscorer and not ps[5].topscorer
     assert ps[1].strength == ps[5].strength == 3 and ps[1].pref == ps[5].pref
     assert _pairs(literal_pair_round(snapshot)) == ({(1, 5), (3, 2)}, 4)
+
+
+def test_bbppairings_2025_c5_case_pab_to_the_zero_rather_than_pairing_the_leaders():
+    """bbpPairings' own test of the new [C5] (its dutch_2025_C5 case, as facts): last round
+    of 3, player 4 absent.  Pairing the leaders 1-3 would leave 2, 5, 6, where 2-5 and 5-6
+    have met: 2-6 and the PAB to 5 (1 point).  [C5] ranks above [C6]: 1-5, 3-2 and the
+    PAB to 6 (0 points), which bbpPairings expects."""
+    text = _trf([
+        (1, 2720, "2.0", "   4 w 1     2 b 1"),
+        (2, 2701, "1.0", "   5 b 1     1 w 0"),
+        (3, 2697, "2.0", "   6 w 1     4 b 1"),
+        (4, 2689, "0.0", "   1 b 0     3 w 0"),
+        (5, 2673, "1.0", "   2 w 0     6 b 1"),
+        (6, 2664, "0.0", "   3 b 0     5 w 0"),
+    ], ["240 Z   3    4", "XXR 3", "XXC white1", "152 W"])
+    assert _pairs(literal_pair_round(parse_trf(text).snapshot())) == ({(1, 5), (3, 2)}, 6)
+
+
+def test_bbppairings_2025_c9_case_pab_to_the_zero_who_has_played():
+    """bbpPairings' test of the new [C9] (its dutch_2025_C9 case, as facts): round 2 of 3;
+    3, 4 and 5 have 0 points, 5 missed round 1.  The PAB goes to a 0-point player with the
+    fewest unplayed games: 2-1, 3-5 and the PAB to 4, which bbpPairings expects."""
+    text = _trf([
+        (1, 2720, "1.0", "   3 w 1"),
+        (2, 2701, "1.0", "   4 b 1"),
+        (3, 2697, "0.0", "   1 b 0"),
+        (4, 2689, "0.0", "   2 w 0"),
+        (5, 2673, "0.0", "0000 - Z"),
+    ], ["XXR 3", "XXC white1", "152 W"])
+    assert _pairs(literal_pair_round(parse_trf(text).snapshot())) == ({(2, 1), (3, 5)}, 4)
