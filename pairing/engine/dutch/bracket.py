@@ -83,6 +83,10 @@ class BracketSolver:
     def __init__(self, levels: Levels, legal_pairs: list[tuple[int, int]], bracket_size: int):
         self.lv = levels
         self.n = len(levels.vertices)
+        self.n_bracket = bracket_size
+        self._free = None
+        self._free_version = -1
+        self._version = 0
         self.edges = legal_pairs
         self.level_list, self.values = levels.evaluate(legal_pairs)
         self.widths = widths(self.level_list, self.values, self.n, bracket_size)
@@ -108,15 +112,38 @@ class BracketSolver:
             s -= w
             ex_shifts.append(s)
         self.ex_shifts = ex_shifts
+        packed: dict[tuple[int, ...], int] = {}
         base = {}
         for e, v in self.values.items():
-            w = 0
-            for val, sh in zip(v, shifts, strict=True):
-                w |= val << sh
-            for lvl, sh in zip(self.extra, ex_shifts, strict=True):
-                w += lvl.get(e, 0) << sh
+            w = packed.get(v)
+            if w is None:
+                w = 0
+                for val, sh in zip(v, shifts, strict=True):
+                    w |= val << sh
+                packed[v] = w
             base[e] = w
+        self._version += 1
+        for lvl, sh in zip(self.extra, ex_shifts, strict=True):
+            for e, val in lvl.items():
+                if val and e in base:
+                    base[e] += val << sh
         self.base = base
+
+    def pack(self, v: tuple[int, ...]) -> int:
+        """The criteria levels ``v`` of one bracket pair as one weight, for comparing the
+        assignments of one remainder: the completion level is left out (its total is the
+        same for every complete candidate, pairs and downfloaters alike), and so are the
+        tie-break levels."""
+        w = 0
+        for k, (val, sh) in enumerate(zip(v, self.shifts, strict=True)):
+            if k:
+                w |= val << sh
+        return w
+
+    def drop_levels(self) -> None:
+        """Take the tie-break levels out again."""
+        self.extra, self.extra_widths = [], []
+        self._pack()
 
     def add_level(self, contributions: dict[tuple[int, int], int], max_total: int) -> None:
         """A tie-break level below the criteria (the exchanges of 4.3)."""
@@ -127,19 +154,35 @@ class BracketSolver:
     # ------------------------------------------------------------ solving
 
     def solve(self, c: Constraints | None = None) -> Outcome:
+        """The best matching under ``c``.  Only the bracket's players are ever
+        constrained, so the edges between the others are one graph built once and
+        copied (in Rust) for every question."""
         c = c or Constraints()
         force = 1 << self.total_bits
-        g = rx.PyGraph()
-        g.add_nodes_from(range(self.n))
+        if self._free is None or self._free_version != self._version:
+            free = rx.PyGraph()
+            free.add_nodes_from(range(self.n))
+            fixed_edges = []
+            self._bracket_edges = []
+            for e, w in self.base.items():
+                if e[0] < self.n_bracket or e[1] < self.n_bracket:
+                    self._bracket_edges.append((e[0], e[1], w))
+                else:
+                    fixed_edges.append((e[0], e[1], w))
+            free.add_edges_from(fixed_edges)
+            self._free = free
+            self._free_version = self._version
+        g = self._free.copy()
         edges = []
         must = c.must
-        for (i, j), w in self.base.items():
-            if c.allowed and not c.ok(i, j):
+        allowed = c.allowed
+        for i, j, w in self._bracket_edges:
+            if allowed and not c.ok(i, j):
                 continue
             f = (i in must) + (j in must)
             edges.append((i, j, w + f * force if f else w))
         g.add_edges_from(edges)
-        m = rx.max_weight_matching(g, max_cardinality=False, weight_fn=lambda w: w)
+        m = rx.max_weight_matching(g, max_cardinality=False, weight_fn=int)
         mate = [-1] * self.n
         for a, b in m:
             mate[a], mate[b] = b, a

@@ -56,8 +56,10 @@ class Levels:
     def __init__(self, states: Sequence[DutchPlayerState], vertices: Sequence[int], n_mdp: int, n_res: int,
                  n_next: int, bye_candidate: Sequence[bool], odd: bool, c9: bool, bye_score: Decimal | None,
                  rounds_played: int):
+        """``vertices``: indices into ``states``, or -1 for a stand-in of the players below
+        the next scoregroup (see :meth:`pairing.engine.dutch.pairer._Round.pair_bracket`)."""
         self.vertices = list(vertices)
-        st = [states[v] for v in vertices]
+        st = [states[v] if v >= 0 else None for v in vertices]
         self.st = st
         n = len(st)
         b_end = n_mdp + n_res
@@ -66,11 +68,11 @@ class Levels:
         is_m = [i < n_mdp for i in range(n)]
         is_r = [n_mdp <= i < b_end for i in range(n)]
         is_n = [b_end <= i < n_end for i in range(n)]
-        score = [s.score for s in st]
-        d1 = [s.float_1 is Float.DOWN for s in st]
-        d2 = [s.float_2 is Float.DOWN for s in st]
-        u1 = [s.float_1 is Float.UP for s in st]
-        u2 = [s.float_2 is Float.UP for s in st]
+        score = [s.score if s else None for s in st]
+        d1 = [bool(s) and s.float_1 is Float.DOWN for s in st]
+        d2 = [bool(s) and s.float_2 is Float.DOWN for s in st]
+        u1 = [bool(s) and s.float_1 is Float.UP for s in st]
+        u2 = [bool(s) and s.float_2 is Float.UP for s in st]
         notcand = [0 if c else 1 for c in bye_candidate]
         levels: list[Level] = []
 
@@ -87,8 +89,9 @@ class Levels:
             for sigma in sorted({score[i] for i in range(b_end)}, reverse=True):
                 levels.append(Level("C8", lambda i, j, s=sigma: 1 if is_n[j] and i < b_end and score[i] == s else 0,
                                     False))
+        rank = [0] * n
         if c9 and bye_score is not None:
-            at = [s.score == bye_score for s in st]
+            at = [s is not None and s.score == bye_score for s in st]
             most = max((s.games_played for s, a in zip(st, at, strict=True) if a), default=0)
             rank = [most - s.games_played if a else 0 for s, a in zip(st, at, strict=True)]
             levels.append(Level("C9", lambda i, j: rank[i] + rank[j], False))
@@ -114,17 +117,42 @@ class Levels:
                                         and score[i] == s and f[i] else 0, True))
         self.all_levels = levels
         self.is_m, self.is_r, self.is_n = is_m, is_r, is_n
+        # players alike for every level share a signature: levels are computed once per
+        # pair of signatures
+        sig = []
+        for i, s in enumerate(st):
+            role = 0 if is_m[i] else 1 if is_r[i] else 2 if is_n[i] else 3
+            if s is None:
+                sig.append((role, notcand[i]))
+            else:
+                sig.append((role, notcand[i], rank[i], s.score, s.preference, s.strength, s.imbalance, s.repeated,
+                            d1[i], d2[i], u1[i], u2[i]))
+        ids: dict[tuple, int] = {}
+        self.sig = [ids.setdefault(x, len(ids)) for x in sig]
 
     def evaluate(self, edges: Sequence[tuple[int, int]]) -> tuple[list[Level], dict[tuple[int, int], tuple[int, ...]]]:
         """The levels that can differ between matchings, and every legal edge's values."""
-        raw = {(i, j): tuple(lv.fn(i, j) for lv in self.all_levels) for i, j in edges}
+        sig = self.sig
+        rep: dict[int, int] = {}
+        for i, g in enumerate(sig):
+            rep.setdefault(g, i)
+        cache: dict[tuple[int, int], tuple[int, ...]] = {}
+        raw = {}
+        for i, j in edges:
+            key = (sig[i], sig[j])
+            v = cache.get(key)
+            if v is None:
+                a, b = rep[key[0]], rep[key[1]]
+                v = cache[key] = tuple(lv.fn(a, b) for lv in self.all_levels)
+            raw[(i, j)] = v
+        distinct = set(cache.values())
         keep = []
         c6 = 1  # index of C6
         for k in range(len(self.all_levels)):
             if k <= c6:
                 keep.append(k)
                 continue
-            vals = {(v[k], v[c6]) for v in raw.values()}
+            vals = {(v[k], v[c6]) for v in distinct}
             # constant, or the C6 indicator times a constant: no matching differs on it
             # that does not already differ on C6
             if len({v for v, _ in vals}) <= 1:
@@ -136,7 +164,8 @@ class Levels:
                 continue
             keep.append(k)
         levels = [self.all_levels[k] for k in keep]
-        values = {e: tuple(v[k] for k in keep) for e, v in raw.items()}
+        projected = {v: tuple(v[k] for k in keep) for v in distinct}
+        values = {e: projected[v] for e, v in raw.items()}
         return levels, values
 
 
@@ -144,8 +173,9 @@ def widths(levels: Sequence[Level], values: dict[tuple[int, int], tuple[int, ...
            n_bracket: int) -> list[int]:
     """Bits per level: enough for the level's largest possible total over a matching."""
     out = []
+    distinct = set(values.values())
     for k, lv in enumerate(levels):
-        top = max((v[k] for v in values.values()), default=0)
+        top = max((v[k] for v in distinct), default=0)
         pairs = (n_bracket if lv.bracket_only else n_vertices) // 2
         out.append(max(1, (top * pairs).bit_length()))
     return out

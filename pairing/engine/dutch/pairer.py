@@ -30,10 +30,17 @@ from ..model import (
     PreferenceStrength,
     Snapshot,
 )
+from .assign import first_best_assignment
 from .bracket import BracketSolver, Constraints, exchange_order
 from .colours import allocate, ranks_higher, who
-from .criteria import Levels
+from .criteria import MAX_BITS, Levels
 from .state import DutchPlayerState, dutch_states
+
+MAX_BITS_ORDER = MAX_BITS
+
+
+class _StandInFailed(Exception):
+    """The stand-ins for the players below gave an answer the real players do not allow."""
 
 
 def pair_round(snapshot: Snapshot) -> Pairing:
@@ -208,26 +215,93 @@ class _Round:
 
     def pair_bracket(self, score: Decimal, mdps: list[int], residents: list[int], nxt: list[int],
                      lower: list[int], odd: bool):
-        vertices = mdps + residents + nxt + lower
+        """The bracket's candidate.  The players below the next scoregroup matter only for
+        completion ([C4]); when they are many, the matching sees stand-ins for them (any of
+        the bracket's or the next scoregroup's players may pair with a stand-in) and every
+        answer it gives is checked on the real players (one cardinality matching); if one
+        fails the bracket is paired again with the real players."""
         nb = len(mdps) + len(residents)
-        st = self.st
         c9 = odd and self.s_star is not None and self.s_star >= score and self._pairs_all_but_one(
-            mdps, residents, vertices)
-        levels = Levels(st, vertices, len(mdps), len(residents), len(nxt),
-                        [self.cand[v] for v in vertices], odd, c9, self.s_star, self.snapshot.round_number - 1)
-        legal_pairs = [
-            (i, j)
-            for i in range(len(vertices))
-            for j in range(i + 1, len(vertices))
-            if self.legal(vertices[i], vertices[j]) and not (i < len(mdps) and j < len(mdps))
-        ]
+            mdps, residents, nxt + lower)
+        room = nb + len(nxt) + 2
+        if len(lower) > room:
+            stand_ins = room - ((room - len(lower)) % 2)
+            try:
+                return self._pair_bracket(score, mdps, residents, nxt, lower, odd, c9, stand_ins)
+            except _StandInFailed:
+                pass
+        return self._pair_bracket(score, mdps, residents, nxt, lower, odd, c9, 0)
+
+    def _pair_bracket(self, score: Decimal, mdps: list[int], residents: list[int], nxt: list[int],
+                      lower: list[int], odd: bool, c9: bool, stand_ins: int):
+        nb = len(mdps) + len(residents)
+        n_end = nb + len(nxt)
+        vertices = mdps + residents + nxt + ([-1] * stand_ins if stand_ins else lower)
+        st = self.st
+        lower_cand = any(self.cand[v] for v in lower)
+        cand = [self.cand[v] if v >= 0 else lower_cand for v in vertices]
+        levels = Levels(st, vertices, len(mdps), len(residents), len(nxt), cand, odd, c9, self.s_star,
+                        self.snapshot.round_number - 1)
+        n_m = len(mdps)
+        legal = self.legal
+        legal_pairs = []
+        for i in range(len(vertices)):
+            vi = vertices[i]
+            for j in range(max(i + 1, n_m), len(vertices)):
+                vj = vertices[j]
+                if vi < 0 or vj < 0 or legal(vi, vj):
+                    legal_pairs.append((i, j))
         solver = BracketSolver(levels, legal_pairs, nb)
+        checked: dict[tuple[frozenset[int], bool], bool] = {}
+
+        def real(o) -> bool:
+            """The stand-ins' answer holds for the real players below."""
+            if not stand_ins:
+                return True
+            down = frozenset(vertices[p] for p in range(n_end) if o.mate[p] >= n_end)
+            bye_below = any(o.mate[p] == -1 for p in range(n_end, len(vertices)))
+            key = (down, bye_below)
+            if key not in checked:
+                vs = lower + sorted(down)
+                if bye_below:
+                    checked[key] = self._complete_with_bye(vs, {v for v in lower if self.cand[v]})
+                else:
+                    checked[key] = has_perfect_matching(len(vs), lambda a, b: legal(vs[a], vs[b]))
+            if not checked[key]:
+                raise _StandInFailed
+            return True
+
+        # the order of 4.4.2 (MDP sets) and 4.2 (their opponents) as two more levels, when
+        # they fit: the lexicographically first set, then each MDP's smallest resident
+        res_positions = range(n_m, nb)
+        mdp_levels = False
+        if n_m:
+            rbits = len(residents).bit_length()
+            if solver.total_bits + n_m + n_m * rbits <= MAX_BITS_ORDER:
+                mdp_levels = True
+                set_level = {}
+                opp_level = {}
+                for (i, j) in solver.values:
+                    if i < n_m and j in res_positions:
+                        set_level[(i, j)] = 1 << (n_m - 1 - i)
+                        opp_level[(i, j)] = (nb - j) << (rbits * (n_m - 1 - i))
+                solver.add_level(set_level, (1 << n_m) - 1)
+                solver.add_level(opp_level, (1 << (rbits * n_m)) - 1)
+        pre_pairs = 0
+        if not n_m and len(residents) >= 2:
+            # a homogeneous bracket: the remainder is every resident, and its pairs are
+            # usually half of them: the exchange levels of step 3 go into this first
+            # matching (taken out again if the pairs turn out fewer)
+            pre_pairs = len(residents) // 2
+            self._exchange_levels(solver, list(range(nb)), pre_pairs)
         best = solver.solve()
         need = len(vertices) // 2
         matched = sum(1 for m in best.mate if m != -1) // 2
-        if matched < need or (odd and not any(
-                best.mate[p] == -1 and self.cand[vertices[p]] for p in range(len(vertices)))):
+        if matched < need or (odd and not any(best.mate[p] == -1 and cand[p] for p in range(len(vertices)))):
+            if stand_ins:
+                raise _StandInFailed
             self._no_pairing(vertices, "No complete pairing of the remaining players exists ([C4])")
+        real(best)
         vstar = solver.criteria_value(best)
         notes: list[str] = []
         c = Constraints()
@@ -238,7 +312,7 @@ class _Round:
 
         def attempt(extra: Constraints):
             o = solver.solve(extra)
-            if o.forced == len(extra.must) and solver.criteria_value(o) == vstar:
+            if o.forced == len(extra.must) and solver.criteria_value(o) == vstar and real(o):
                 return o, None
             return None, o
 
@@ -246,7 +320,11 @@ class _Round:
         paired_mdps: list[int] = []
         limbo: list[int] = []
         for m in range(len(mdps)):
-            if best.mate[m] in res_set:
+            if best.mate[m] in res_set or mdp_levels:
+                if best.mate[m] not in res_set:
+                    limbo.append(m)
+                    c.allowed[m] = everyone - res_set
+                    continue
                 trial = None
             else:
                 t = c.copy()
@@ -269,7 +347,7 @@ class _Round:
         for m in paired_mdps:
             current = best.mate[m]
             for r in res_pos:
-                if r >= current:
+                if r >= current or mdp_levels:
                     break
                 if r in taken or (m, r) not in solver.values:
                     continue
@@ -294,18 +372,16 @@ class _Round:
         s1, s2 = remainder[:n_pairs], remainder[n_pairs:]
         exchanged: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
         rem_pairs: list[tuple[int, int]] = []
+        if pre_pairs and n_pairs != pre_pairs:
+            solver.drop_levels()
         if n_pairs:
             bsn = {p: k + 1 for k, p in enumerate(remainder)}
             s1_set = set(s1)
-            in_s1 = {}
-            low_sum = {}
-            for (i, j) in solver.values:
-                if i in rem_set and j in rem_set:
-                    in_s1[(i, j)] = 1 if i in s1_set else 0
-                    low_sum[(i, j)] = len(remainder) + 1 - bsn[i]
-            solver.add_level(in_s1, n_pairs)
-            solver.add_level(low_sum, n_pairs * (len(remainder) + 1))
-            o = solver.solve(c)
+            if pre_pairs == n_pairs:
+                o = best
+            else:
+                self._exchange_levels(solver, remainder, n_pairs)
+                o = solver.solve(c)
             lows = sorted(i for i in remainder if o.mate[i] in rem_set and o.mate[i] > i)
             k = sum(1 for i in lows if i not in s1_set)
             diff = sum(bsn[i] for i in lows) - sum(bsn[i] for i in s1)
@@ -326,14 +402,30 @@ class _Round:
                     raise EngineError("internal error: no resident-exchange reaches the best candidate")
             exchanged = chosen
             xs = {remainder[b - 1] for b in chosen[0]}
+            s1_shown: list[int] = []
             ys = {remainder[b - 1] for b in chosen[1]}
             s1 = sorted((set(s1) - xs) | ys)
             s2 = sorted((set(s2) - ys) | xs)
             c = self._crossing(c, s1, remainder, everyone)
+            s1_shown = list(s1)
             if chosen[0]:
                 notes.append(
                     f"Remainder exchange (4.3): {', '.join(str(b) for b in chosen[0])} moved from S1 to S2, "
                     f"{', '.join(str(b) for b in chosen[1])} from S2 to S1 (BSNs of the remainder).")
+            fast = self._first_best(solver, levels, s1, s2, c, attempt, best)
+            if fast is not None:
+                best, fixed = fast
+                for a, b in fixed:
+                    c.allowed[a] = frozenset({b})
+                    c.allowed[b] = frozenset({a})
+                    taken.add(b)
+                    rem_pairs.append((a, b))
+                    earlier = [x for x in s2 if x < b and x not in taken and (min(a, x), max(a, x)) in solver.values]
+                    if earlier:
+                        notes.append(f"{self.name(vertices[a])} not paired with "
+                                     f"{', '.join(self.name(vertices[x]) for x in earlier)} (earlier in S2): no best "
+                                     "candidate pairs them (4.2).")
+                s1 = []  # done
             for a in s1:
                 current = best.mate[a]
                 for b in s2:
@@ -359,9 +451,68 @@ class _Round:
         paired = {p for pr in all_pairs for p in pr}
         down = [p for p in range(nb) if p not in paired]
         trace = self._trace(score, vertices, mdps, residents, paired_mdps, limbo, mdp_pairs, rem_pairs,
-                            s1 if n_pairs else [], s2 if n_pairs else remainder, exchanged, down, solver, vstar,
+                            s1_shown if n_pairs else [], s2 if n_pairs else remainder, exchanged, down, solver, vstar,
                             notes, c9)
         return ([(vertices[a], vertices[b]) for a, b in all_pairs], [vertices[p] for p in down], trace)
+
+    @staticmethod
+    def _exchange_levels(solver: BracketSolver, remainder: list[int], n_pairs: int) -> None:
+        """4.3 (a) and (b) as two weight levels below the criteria: the pairs whose
+        higher player is in the original S1R (the fewer exchanged, the more), then the
+        BSNs of the pairs' higher players (the smaller the sum, the better)."""
+        rem_set = set(remainder)
+        bsn = {p: k + 1 for k, p in enumerate(remainder)}
+        s1_set = set(remainder[:n_pairs])
+        in_s1 = {}
+        low_sum = {}
+        for (i, j) in solver.values:
+            if i in rem_set and j in rem_set:
+                in_s1[(i, j)] = 1 if i in s1_set else 0
+                low_sum[(i, j)] = len(remainder) + 1 - bsn[i]
+        solver.add_level(in_s1, n_pairs)
+        solver.add_level(low_sum, n_pairs * (len(remainder) + 1))
+
+    def _first_best(self, solver: BracketSolver, levels: Levels, s1: list[int], s2: list[int], c: Constraints,
+                    attempt, known=None):
+        """4.2 without a matching per S1R player (:mod:`.assign`): the first best
+        assignment of the kinds, checked once on the whole candidate.  None when the
+        check fails (the caller then asks the matching player by player)."""
+        kind = levels.sig.__getitem__
+        weight: dict[tuple[int, int], int] = {}
+        values = solver.values
+        for a in s1:
+            for b in s2:
+                e = (a, b) if a < b else (b, a)
+                v = values.get(e)
+                if v is not None:
+                    weight[(kind(a), kind(b))] = solver.pack(v)
+        cols = first_best_assignment(s1, s2, kind, weight,
+                                     lambda a, b: ((a, b) if a < b else (b, a)) in values)
+        if cols is None:
+            return None
+        pairs = list(zip(s1, cols, strict=True))
+        # the same downfloaters as a best candidate at hand, and pairs worth as much: best
+        if known is not None:
+            s2_set = set(s2)
+            left_known = {b for b in s2 if known.mate[b] not in set(s1)}
+            if left_known == s2_set - set(cols):
+                def total(prs):
+                    out = [0] * len(solver.level_list)
+                    for a, b in prs:
+                        for k, x in enumerate(values[(a, b) if a < b else (b, a)]):
+                            out[k] += x
+                    return out
+                known_pairs = [(a, known.mate[a]) for a in s1]
+                if all(m in s2_set for _, m in known_pairs) and total(pairs) == total(known_pairs):
+                    return known, pairs
+        t = c.copy()
+        for a, b in zip(s1, cols, strict=True):
+            t.allowed[a] = frozenset({b})
+            t.allowed[b] = frozenset({a})
+        trial, _ = attempt(t)
+        if trial is None:
+            return None
+        return trial, list(zip(s1, cols, strict=True))
 
     def _crossing(self, c: Constraints, s1: list[int], remainder: list[int], everyone: frozenset[int]) -> Constraints:
         """S1R players must pair with S2R players; S2R players may not pair each other."""
@@ -375,14 +526,13 @@ class _Round:
             t.allowed[p] = everyone - s2_set - frozenset(remainder) | s1_set
         return t
 
-    def _pairs_all_but_one(self, mdps: list[int], residents: list[int], vertices: list[int]) -> bool:
+    def _pairs_all_but_one(self, mdps: list[int], residents: list[int], below: list[int]) -> bool:
         """[C9] applies: the bracket can pair all its players but one (the PAB assignee)
         with everyone below still paired (a cardinality question)."""
         nb = len(mdps) + len(residents)
         if nb % 2 == 0:
             return False
         bracket = mdps + residents
-        below = vertices[nb:]
         m = len(mdps)
 
         def ok_in(a: int, b: int) -> bool:

@@ -1,0 +1,148 @@
+"""The first transposition (4.2) among the best ones, without a matching per choice.
+
+Once a remainder's S1R and S2R are fixed, its candidates are assignments of every S1R
+player to an S2R player, the S2R players left over downfloating.  What a pair is worth
+depends only on the two players' *kinds* (their signature: colour preference and its
+strength, colour difference, repeated colour, floats...), so the best assignments are
+those of a small transportation problem between kinds, solved here exactly (Python
+integers, any size) by successive shortest paths.  Its optimal dual prices make a pair
+"tight" when it can be part of a best assignment; every best assignment of the real
+players uses tight pairs only, and every assignment of tight legal pairs is best
+(complementary slackness).  So the first transposition among the best is the
+lexicographically first assignment of the tight legal pairs
+(:func:`pairing.engine.matching.lex_first_assignment`): one small flow and one
+near-linear matching instead of a weighted matching per S1R player.
+
+When the players' own exceptions (rematches, forbidden pairs) make the kinds' optimum
+unreachable, the tight pairs admit no assignment and the caller falls back to asking the
+weighted matching.  O(K^2 * F) for K kinds and F augmentations, plus the matching.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..matching import lex_first_assignment
+
+INF = float("inf")
+
+
+def transport_duals(row_count: dict[int, int], col_count: dict[int, int], weight: dict[tuple[int, int], int],
+                    left_over: int) -> tuple[dict[int, int], dict[int, int], int] | None:
+    """Maximum-weight assignment of the rows (every row matched) to the columns (at most
+    once each; ``left_over`` columns stay unmatched, worth 0), by kinds.  Returns dual
+    prices (row kind -> p, column kind -> q, unmatched -> u) with a pair (r, c) tight
+    when weight = p[r] - q[c] ... in the form ``reduced(r, c) == 0``; None when the rows
+    cannot all be matched."""
+    # nodes: 0 source, 1 sink, 2 unmatched, rows, columns
+    rows = sorted(row_count)
+    cols = sorted(col_count)
+    rid = {t: 3 + k for k, t in enumerate(rows)}
+    cid = {t: 3 + len(rows) + k for k, t in enumerate(cols)}
+    n = 3 + len(rows) + len(cols)
+    graph: list[list[list]] = [[] for _ in range(n)]  # arc: [to, cap, cost, rev index]
+
+    def arc(a: int, b: int, cap: int, cost: int) -> None:
+        graph[a].append([b, cap, cost, len(graph[b])])
+        graph[b].append([a, 0, -cost, len(graph[a]) - 1])
+
+    need = sum(row_count.values()) + left_over
+    # the kind-to-kind arcs are never the binding capacity (the kinds' counts are), so
+    # that an optimal flow uses exactly the arcs of reduced cost 0
+    for t in rows:
+        arc(0, rid[t], row_count[t], 0)
+    if left_over:
+        arc(0, 2, left_over, 0)
+    for (r, c), w in weight.items():
+        arc(rid[r], cid[c], need, -w)
+    for t in cols:
+        arc(2, cid[t], need, 0)
+        arc(cid[t], 1, col_count[t], 0)
+    flow = 0
+    dist: list = []
+    while flow < need:
+        dist = [INF] * n
+        dist[0] = 0
+        prev: list[tuple[int, int] | None] = [None] * n
+        in_queue = [False] * n
+        queue = [0]
+        in_queue[0] = True
+        head = 0
+        while head < len(queue):  # SPFA: costs may be negative
+            a = queue[head]
+            head += 1
+            in_queue[a] = False
+            da = dist[a]
+            for k, (b, cap, cost, _) in enumerate(graph[a]):
+                if cap > 0 and da + cost < dist[b]:
+                    dist[b] = da + cost
+                    prev[b] = (a, k)
+                    if not in_queue[b]:
+                        in_queue[b] = True
+                        queue.append(b)
+        if dist[1] == INF:
+            return None
+        push = need - flow
+        v = 1
+        while v != 0:
+            a, k = prev[v]
+            push = min(push, graph[a][k][1])
+            v = a
+        v = 1
+        while v != 0:
+            a, k = prev[v]
+            e = graph[a][k]
+            e[1] -= push
+            graph[v][e[3]][1] += push
+            v = a
+        flow += push
+    # optimal prices: shortest distances in the final residual graph from a virtual node
+    # joined to every node at cost 0 (no negative cycle remains at an optimum)
+    pot = [0] * n
+    for _ in range(n + 1):
+        changed = False
+        for a in range(n):
+            pa = pot[a]
+            for b, cap, cost, _ in graph[a]:
+                if cap > 0 and pa + cost < pot[b]:
+                    pot[b] = pa + cost
+                    changed = True
+        if not changed:
+            break
+    return ({t: pot[rid[t]] for t in rows}, {t: pot[cid[t]] for t in cols}, pot[2])
+
+
+def first_best_assignment(rows: Sequence[int], cols: Sequence[int], kind: Callable[[int], int],
+                          weight: dict[tuple[int, int], int], legal: Callable[[int, int], bool]) -> list[int] | None:
+    """The lexicographically first best assignment of ``rows`` (in order) to ``cols``
+    (in order): ``result[i]`` = the column given to ``rows[i]``; None when the kinds'
+    optimum is out of reach for these players (the caller asks the weighted matching)."""
+    row_count: dict[int, int] = {}
+    col_count: dict[int, int] = {}
+    for r in rows:
+        row_count[kind(r)] = row_count.get(kind(r), 0) + 1
+    for c in cols:
+        col_count[kind(c)] = col_count.get(kind(c), 0) + 1
+    left = len(cols) - len(rows)
+    if left < 0:
+        return None
+    duals = transport_duals(row_count, col_count, weight, left)
+    if duals is None:
+        return None
+    p, q, u = duals
+    # reduced cost of row kind r -> column kind c: -w + p[r] - q[c] >= 0; tight at 0
+    tight = {(r, c) for (r, c), w in weight.items() if -w + p[r] - q[c] == 0}
+    spare = {c for c in col_count if u - q[c] == 0}
+    n = len(cols)
+    kr = [kind(r) for r in rows]
+    kc = [kind(c) for c in cols]
+
+    def ok(i: int, j: int) -> bool:
+        if i < len(rows):
+            return (kr[i], kc[j]) in tight and legal(rows[i], cols[j])
+        return kc[j] in spare
+
+    assignment = lex_first_assignment(n, ok)
+    if assignment is None:
+        return None
+    return [cols[assignment[i]] for i in range(len(rows))]
