@@ -14,13 +14,14 @@ $(STAMP): requirements.txt requirements-dev.txt
 
 setup: $(STAMP)
 
-## make run: set up, migrate SQLite, load the demo tournament, serve on 127.0.0.1:8000
+## make run: set up, migrate SQLite, load the demo tournament, serve on 127.0.0.1:8000 with a
+## background worker beside it (scripts/run_dev.py; Ctrl-C stops both)
 ## (development mode, asked for here: the settings default to production mode)
 run: export DJANGO_DEBUG = true
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
-	$(PY) manage.py runserver 127.0.0.1:8000
+	$(PY) scripts/run_dev.py 127.0.0.1:8000
 
 ## make test: set up and run the whole test suite (SQLite, real browser and nginx included).
 ## Two processes for everything but the hosting tests, which run alone afterwards: they

@@ -8,7 +8,9 @@ and a published key.
 
 from __future__ import annotations
 
+import datetime
 import os
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -72,6 +74,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    # background tasks: Django's tasks API (the django-tasks backport until Django 6, where it
+    # is django.tasks and this line goes) on a queue in the database (django-tasks-db)
+    "django_tasks",
+    "django_tasks_db",
     "pairing",
 ]
 
@@ -228,6 +234,40 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
+
+# Background tasks (pairing/tasks.py): a queue in the app's own database, so no other
+# server is needed; ``manage.py run_worker`` runs them (make run starts one, and so does
+# the compose stack's worker service).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+# A worker writes its heartbeat every WORKER_BEAT_SECONDS; a running task whose worker has
+# been silent for WORKER_STALE_SECONDS is lost: tried again, up to TASK_MAX_ATTEMPTS in all,
+# then marked failed with the reason.
+WORKER_BEAT_SECONDS = env_int("DJANGO_WORKER_BEAT_SECONDS", 10)
+WORKER_STALE_SECONDS = env_int("DJANGO_WORKER_STALE_SECONDS", 120)
+if WORKER_BEAT_SECONDS < 1 or WORKER_STALE_SECONDS < 3 * WORKER_BEAT_SECONDS:
+    raise ImproperlyConfigured("DJANGO_WORKER_STALE_SECONDS must be at least three DJANGO_WORKER_BEAT_SECONDS (>= 1)")
+TASK_MAX_ATTEMPTS = env_int("DJANGO_TASK_ATTEMPTS", 2)
+# The worker touches this file after each heartbeat; the container's health check reads
+# its age (docker/worker_healthcheck.py).
+WORKER_HEARTBEAT_FILE = os.environ.get("DJANGO_WORKER_HEARTBEAT_FILE") or os.path.join(
+    tempfile.gettempdir(), "dubov-worker-heartbeat")
+
+
+def env_time(name: str, default: str):
+    """A time of day, HH:MM (local time, DJANGO_TIME_ZONE), or None for "off"."""
+    raw = (os.environ.get(name) or default).strip().lower()
+    if raw in {"off", "none", "never"}:
+        return None
+    try:
+        return datetime.datetime.strptime(raw, "%H:%M").time()
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a time HH:MM or off, got {raw!r}") from exc
+
+
+# The daily refresh of the rating lists, started by the worker (not a cron line): every
+# list with a download address (FIDE's among them) is checked and loaded again when its
+# source has published a newer one.  "off" switches it off.
+RATING_REFRESH_AT = env_time("DJANGO_RATING_REFRESH_AT", "04:30")
 
 LOGGING = {
     "version": 1,

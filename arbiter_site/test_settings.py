@@ -33,3 +33,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": os.path.join(tempfile.gettempdir(), f"dubov-test-{os.getpid()}.sqlite3")
     }
+
+# No daily rating-list refresh in the tests, unless a test asks for one.
+RATING_REFRESH_AT = None

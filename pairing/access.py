@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 
-from .models import DeputyInvitation, Game, Player, Round, Tournament
+from .models import DeputyInvitation, Game, Job, Player, Round, Tournament
 
 
 def get_tournament_for_arbiter(request: HttpRequest, slug: str) -> Tournament:
@@ -75,3 +75,20 @@ def get_invitation_for(request: HttpRequest, pk: int) -> DeputyInvitation:
     return get_object_or_404(
         DeputyInvitation.objects.select_related("tournament"), pk=pk, username=request.user.get_username()
     )
+
+
+def get_job_for_viewer(request: HttpRequest, pk: int) -> Job:
+    """A background job: for whoever asked for it, the arbiters of its tournament, and
+    (a site-wide job: the rating lists) staff accounts.  A 404 for anyone else, as for a
+    job that does not exist."""
+    job = get_object_or_404(Job.objects.select_related("tournament", "user"), pk=pk)
+    user = request.user
+    if not user.is_authenticated:
+        raise Http404("No such task.")
+    if job.user_id == user.pk:
+        return job
+    if job.tournament is not None and job.tournament.is_arbiter(user):
+        return job
+    if job.tournament is None and user.is_staff:
+        return job
+    raise Http404("No such task.")

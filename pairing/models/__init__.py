@@ -38,6 +38,9 @@ from .choices import (
 )
 from .confirmation import SpentConfirmation
 from .integrity import IntegrityEvent, IntegrityKind
+from .jobs import OPEN as OPEN_JOBS
+from .jobs import STEPS as JOB_STEPS
+from .jobs import Job, JobKind, JobQuerySet, JobStatus, WorkerBeat
 from .player import Player, PlayerQuerySet, RoundRating
 from .ratings import (
     DEFAULT_ORDER,
@@ -63,6 +66,7 @@ __all__ = [
     "stale_form",
     "DeputyInvitation",
     "IntegrityEvent", "IntegrityKind",
+    "JOB_STEPS", "OPEN_JOBS", "Job", "JobKind", "JobQuerySet", "JobStatus", "WorkerBeat",
     "AUDIT_LIST_SHOWN", "REQUESTED_BYES", "RESULT_KEYS", "SEEN_CHANGED", "SIDES", "TITLE_ORDER",
     "AuditAction", "AuditEntry", "AuditEntryQuerySet", "Bye", "ByeKind", "ByeQuerySet", "ColourChoice",
     "ColourMethod", "Conflict", "ForbiddenPair", "ForbiddenPairQuerySet", "Game", "GameQuerySet", "GameResult",

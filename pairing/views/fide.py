@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from ..access import get_tournament_for_arbiter, get_tournament_for_owner
-from ..models import IntegrityEvent
-from ..services import integrity
+from ..models import IntegrityEvent, Job, JobKind
+from ..services import integrity, tournament_check
 from ..warning_levels import NeedsConfirmation
 from .confirm import ask, confirmable, given
 
@@ -30,6 +30,8 @@ def fide_mode(request: HttpRequest, slug: str) -> HttpResponse:
             "is_owner": t.owner_id == request.user.pk,
             "events": IntegrityEvent.objects.filter(tournament=t).order_by("at", "pk"),
             "locked": t.fide_mode and t.rounds_published() >= 1,
+            "cannot_check": tournament_check.can_check(t),
+            "last_check": Job.objects.filter(tournament=t, kind=JobKind.TOURNAMENT_CHECK).first(),
         },
     )
 

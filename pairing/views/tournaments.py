@@ -19,9 +19,10 @@ from ..access import (
     get_tournament_for_owner,
 )
 from ..forms import DeputyForm, TournamentForm
-from ..models import Conflict, RoundStatus, Tournament, stale_form
+from ..models import Conflict, Job, RoundStatus, Tournament, stale_form
 from ..reports.standings import adjourned_text, long_event_advice, open_adjourned, open_boards
 from ..services import deputies as team
+from ..services import jobs, tournament_check
 from ..services.tournaments import log_created, save_settings, too_many_rounds
 from ..warning_levels import NeedsConfirmation
 from .confirm import ask, confirmable, given
@@ -105,6 +106,7 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
 def _overview(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     rounds = list(t.round_set.order_by("number"))
+    running = list(Job.objects.open().filter(tournament=t).select_related("user"))
     return render(
         request,
         "pairing/tournament.html",
@@ -119,6 +121,9 @@ def _overview(request: HttpRequest, slug: str) -> HttpResponse:
             "audit": t.auditentry_set.select_related("user")[:12],
             "too_many_rounds": too_many_rounds(t),
             "adjourned": adjourned_text(open_adjourned(t)),
+            "running_jobs": running,
+            "worker_alive": jobs.worker_alive() if running else True,
+            "cannot_check": tournament_check.can_check(t),
         },
     )
 

@@ -55,7 +55,7 @@ def _as_list(command) -> list[str]:
 
 
 def test_services_and_volumes(compose):
-    assert set(compose["services"]) == {"db", "web", "proxy"}
+    assert set(compose["services"]) == {"db", "web", "worker", "proxy"}
     assert "pgdata" in compose["volumes"]
 
 
@@ -82,6 +82,20 @@ def test_web_builds_here_runs_gunicorn_after_a_healthy_db(compose):
     assert web["depends_on"]["db"]["condition"] == "service_healthy"
     assert web["env_file"] in (".env", [".env"])
     assert "@db:5432/" in web["environment"]["DATABASE_URL"]
+
+
+def test_the_worker_runs_the_web_image_with_its_own_command_restarts_and_checks_its_heartbeat(compose):
+    """Background tasks (docs/background-tasks.md): same image as web, started once web is
+    healthy (web's start script migrated the database), the same database, no ports."""
+    worker, web = compose["services"]["worker"], compose["services"]["web"]
+    assert worker["image"] == web["image"] and "build" not in worker
+    assert _as_list(worker["command"]) == ["python", "manage.py", "run_worker"]
+    assert worker["restart"] == "unless-stopped"
+    assert worker["env_file"] == web["env_file"]
+    assert worker["environment"]["DATABASE_URL"] == web["environment"]["DATABASE_URL"]
+    assert worker["depends_on"]["web"]["condition"] == "service_healthy"
+    assert _as_list(worker["healthcheck"]["test"]) == ["CMD", "python", "/app/docker/worker_healthcheck.py"]
+    assert "ports" not in worker and "expose" not in worker
 
 
 def test_audit_finding_1_only_the_proxy_publishes_ports(compose):

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Read-only pages anyone may GET (for a public tournament); they refuse POST.
 PUBLIC = {"health", "help_index", "help_chapter", "tournament", "round", "standings", "standings_csv", "crosstable", "aro", "player_card"}
 # Pages of the signed-in user's own: no tournament in the address.
-ACCOUNT = {"dashboard", "tournament_create", "invitation_answer"}
+ACCOUNT = {"dashboard", "tournament_create", "invitation_answer", "job"}
 # A display preference kept in the visitor's own browser: anyone may POST it.
 PREFERENCES = {"density"}
 # The site's rating lists: any signed-in arbiter reads them, staff accounts change them

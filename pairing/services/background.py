@@ -1,0 +1,20 @@
+"""The handler of each kind of background job, and what to clean up when a worker is
+lost in the middle of one (:mod:`pairing.worker`).  A handler takes the job and its
+:class:`~.jobs.Progress` and returns the result to keep (JSON), or raises
+:class:`~.jobs.JobFailed` with the reason in words."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..models import Job, JobKind
+from . import tournament_check
+from .jobs import Handler
+
+HANDLERS: dict[str, Handler] = {
+    JobKind.TOURNAMENT_CHECK: tournament_check.run,
+}
+
+# What a lost attempt may have left half-written, removed before the job is tried again
+# or marked failed.  A kind whose handler writes in one transaction has nothing here.
+CLEANUP: dict[str, Callable[[Job], None]] = {}

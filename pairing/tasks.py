@@ -1,0 +1,62 @@
+"""Background tasks, through Django's tasks API (``django.tasks`` from Django 6; the
+``django-tasks`` backport before it) on the database queue of ``django-tasks-db``.
+
+Each task is a thin entry point: it runs a service's handler for one
+:class:`~pairing.models.Job` (``services.jobs.run``), which records the progress, the
+result or the error.  Views and the worker's schedule start work with :func:`start`; the
+worker (``manage.py run_worker``, :mod:`pairing.worker`) takes tasks from the queue.
+
+A layer of its own, beside the views: it calls services and models, and nothing below
+it imports it (tests/test_layers.py).
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db import transaction
+
+try:  # Django 6: the framework is built in; moving to it is a settings change
+    from django.tasks import TaskContext, task
+except ImportError:  # Django 5.2: the backport
+    from django_tasks import TaskContext, task
+
+from .models import Job, JobKind, Tournament
+from .services import jobs
+
+
+def _worker_of(context: TaskContext) -> str:
+    ids = getattr(context.task_result, "worker_ids", None) or []
+    return ids[-1] if ids else ""
+
+
+def _handler(kind: str):
+    from .services import background
+
+    return background.HANDLERS[kind]
+
+
+@task(takes_context=True)
+def run_job(context: TaskContext, job_id: int) -> dict | None:
+    """The one task: run the job's handler (by the job's kind)."""
+    job = Job.objects.filter(pk=job_id).first()
+    if job is None:
+        return None
+    return jobs.run(job_id, _handler(job.kind), worker_id=_worker_of(context))
+
+
+def enqueue(job: Job) -> Job:
+    """Put the job's task on the queue (again, for a retry)."""
+    result = run_job.enqueue(job.pk)
+    jobs.queued_as(job, result.id)
+    return job
+
+
+def start(kind: str, *, user=None, tournament: Tournament | None = None, params: dict | None = None,
+          language: str | None = None, scheduled_for: datetime.date | None = None) -> Job:
+    """A new job and its task, in one transaction: a job is never created without its
+    task being queued, nor a task queued for a job that does not exist."""
+    with transaction.atomic():
+        job = jobs.create(JobKind(kind), user=user, tournament=tournament, params=params, language=language,
+                          scheduled_for=scheduled_for)
+        return enqueue(job)

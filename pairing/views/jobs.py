@@ -1,0 +1,62 @@
+"""Background work: a job's page (progress, then its result), polled by HTMX and
+refreshing itself without JavaScript; and "Check this tournament", which starts one."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import tasks
+from ..access import get_job_for_viewer, get_tournament_for_arbiter
+from ..models import Job, JobKind
+from ..services import jobs, tournament_check
+
+POLL_SECONDS = 1
+REFRESH_SECONDS = 2  # without JavaScript: the page reloads itself while the job runs
+
+
+def back_url(job: Job) -> str:
+    """Where the arbiter goes back to from the job's page."""
+    if job.kind == JobKind.TOURNAMENT_CHECK and job.tournament is not None:
+        return reverse("pairing:fide_mode", args=[job.tournament.slug])
+    if job.tournament is not None:
+        return reverse("pairing:tournament", args=[job.tournament.slug])
+    return reverse("pairing:rating_lists")
+
+
+def progress_context(job: Job) -> dict:
+    return {"job": job, "worker_alive": jobs.worker_alive() if job.is_open else True, "poll": POLL_SECONDS}
+
+
+@login_required
+@require_GET
+def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    job = get_job_for_viewer(request, pk)
+    ctx = {**progress_context(job), "t": job.tournament, "back": back_url(job), "refresh": REFRESH_SECONDS}
+    if request.htmx:
+        response = render(request, "pairing/_job_progress.html", ctx)
+        if not job.is_open and request.GET.get("on") == "page":
+            response["HX-Refresh"] = "true"  # the whole page, with the result
+        return response
+    if job.kind == JobKind.TOURNAMENT_CHECK and job.result:
+        ctx["check"] = job.result
+    return render(request, "pairing/job.html", ctx)
+
+
+@login_required
+@require_POST
+def check_tournament(request: HttpRequest, slug: str) -> HttpResponse:
+    """Start "Check this tournament" (or go to the one already running)."""
+    t = get_tournament_for_arbiter(request, slug)
+    why = tournament_check.can_check(t)
+    if why:
+        messages.error(request, why)
+        return redirect("pairing:fide_mode", slug=t.slug)
+    job = Job.objects.open().filter(tournament=t, kind=JobKind.TOURNAMENT_CHECK).first()
+    if job is None:
+        job = tasks.start(JobKind.TOURNAMENT_CHECK, user=request.user, tournament=t)
+    return redirect("pairing:job", pk=job.pk)
