@@ -85,6 +85,8 @@ PAGE_CHAPTER = {
     "fide_mode": "fide-mode",
     "fide_mode_leave": "fide-mode",
     "integrity_undo": "fide-mode",
+    "check_tournament": "fide-mode",
+    "job": "fide-mode",
     "health": "hosting",
     "help_index": "start",
     "density": "results",
