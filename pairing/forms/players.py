@@ -212,6 +212,6 @@ class ForbiddenPairForm(forms.Form):
         pa, pb = self.players[a], self.players[b]
         low, high = sorted((a, b))
         if ForbiddenPair.objects.filter(player_a_id=low, player_b_id=high).exists():
-            raise forms.ValidationError(gettext("%(a)s and %(b)s are already a forbidden pair.") % {"a": pa.name, "b": pb.name})
+            raise forms.ValidationError(gettext("%(a)s and %(b)s are already a forbidden pair.") % {"a": pa.shown_name, "b": pb.shown_name})
         data["player_a"], data["player_b"] = pa, pb
         return data

@@ -41,7 +41,7 @@ from .integrity import IntegrityEvent, IntegrityKind
 from .jobs import OPEN as OPEN_JOBS
 from .jobs import STEPS as JOB_STEPS
 from .jobs import Job, JobKind, JobQuerySet, JobStatus, WorkerBeat
-from .player import Player, PlayerQuerySet, RoundRating
+from .player import Player, PlayerQuerySet, RoundRating, name_key, namesakes
 from .ratings import (
     DEFAULT_ORDER,
     FIDE_KEYS,
@@ -71,5 +71,5 @@ __all__ = [
     "AuditAction", "AuditEntry", "AuditEntryQuerySet", "Bye", "ByeKind", "ByeQuerySet", "ColourChoice",
     "ColourMethod", "Conflict", "ForbiddenPair", "ForbiddenPairQuerySet", "Game", "GameQuerySet", "GameResult",
     "Player", "PlayerQuerySet", "Round", "RoundStatus", "Seat", "Sex", "TieOrder", "Title", "Tournament",
-    "TournamentQuerySet", "audit_value", "version_token", "bump_revision", "SpentConfirmation",
+    "TournamentQuerySet", "audit_value", "version_token", "bump_revision", "SpentConfirmation", "name_key", "namesakes",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .choices import (
@@ -14,6 +15,28 @@ from .choices import (
     version_token,
 )
 from .tournament import Tournament
+
+
+def name_key(name: str) -> str:
+    """Two names a reader takes for the same: case and spacing aside."""
+    return " ".join(name.casefold().split())
+
+
+def namesakes(tournament_id: int) -> dict[str, list[Player]]:
+    """The tournament's players who share a name with another, by ``name_key``: two
+    queries (the names, then the players of the names that collide)."""
+    seen: dict[str, int] = {}
+    for name in Player.objects.filter(tournament_id=tournament_id).values_list("name", flat=True):
+        seen[name_key(name)] = seen.get(name_key(name), 0) + 1
+    clashing = {key for key, n in seen.items() if n > 1}
+    if not clashing:
+        return {}
+    out: dict[str, list[Player]] = {}
+    rows = Player.objects.filter(tournament_id=tournament_id).only("pk", "name", "federation", "rating", "tpn", "fide_id")
+    for p in rows.order_by("tpn", "pk"):
+        if name_key(p.name) in clashing:
+            out.setdefault(name_key(p.name), []).append(p)
+    return out
 
 
 class PlayerQuerySet(models.QuerySet["Player"]):
@@ -134,6 +157,31 @@ class Player(models.Model):
     def version(self) -> str:
         """Not the TPN: another arbiter adding a player renumbers without editing this one."""
         return version_token({k: v for k, v in self.audit_values().items() if k != "tpn"})
+
+    def name_among(self, clashes: dict[str, list[Player]]) -> str:
+        """The name as pages show it: alone, or, when another player of the tournament
+        has the same name, with what tells them apart (issue 32, item 10): the
+        federation if theirs all differ, else the rating if theirs all differ, else the
+        pairing number.  ``clashes`` is ``namesakes(tournament_id)``."""
+        group = clashes.get(name_key(self.name))
+        if not group or len(group) < 2:
+            return self.name
+        feds = [(p.federation or "").strip().upper() for p in group]
+        if all(feds) and len(set(feds)) == len(group):
+            detail = (self.federation or "").strip().upper()
+        elif len({p.rating for p in group}) == len(group):
+            detail = str(self.rating)
+        elif self.tpn:
+            detail = gettext("No %(tpn)s") % {"tpn": self.tpn}
+        else:
+            detail = self.fide_id.strip() or f"#{self.pk}"
+        return gettext("%(name)s (%(detail)s)") % {"name": self.name, "detail": detail}
+
+    @property
+    def shown_name(self) -> str:
+        """``name_among`` for one player (messages, confirmations); lists use the
+        template filter ``name_in``, which asks the database once per page."""
+        return self.name_among(namesakes(self.tournament_id))
 
     def audit_label(self) -> str:
         return f"No {self.tpn} {self.name}" if self.tpn else self.name

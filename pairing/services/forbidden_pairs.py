@@ -69,10 +69,10 @@ def forbid_pair(tournament: Tournament, a: Player, b: Player, user=None, confirm
         found = {p.pk: p for p in tournament.player_set.filter(pk__in=[a.pk, b.pk])}
         for p in (a, b):
             if p.pk not in found:
-                raise ValueError(_("%(name)s is not a player of this tournament.") % {"name": p.name})
+                raise ValueError(_("%(name)s is not a player of this tournament.") % {"name": p.shown_name})
         low, high = sorted((found[a.pk], found[b.pk]), key=lambda p: p.pk)
         if ForbiddenPair.objects.filter(player_a=low, player_b=high).exists():
-            raise ValueError(_("%(a)s and %(b)s are already a forbidden pair.") % {"a": low.name, "b": high.name})
+            raise ValueError(_("%(a)s and %(b)s are already a forbidden pair.") % {"a": low.shown_name, "b": high.shown_name})
         point = _late_change(tournament, user, confirmations, "adding", f"{low.name} / {high.name}")
         before = forbidden_pair_names(tournament)
         pair = ForbiddenPair.objects.create(tournament=tournament, player_a=low, player_b=high)
@@ -106,7 +106,7 @@ def allow_pair(tournament: Tournament, pair_pk: int, user=None, confirmations: i
         before = forbidden_pair_names(tournament)
         label, pk = pair.audit_label(), pair.pk
         text = f"{pair.player_a.name} and {pair.player_b.name} may be paired again."
-        shown = _("%(a)s and %(b)s may be paired again.") % {"a": pair.player_a.name, "b": pair.player_b.name}
+        shown = _("%(a)s and %(b)s may be paired again.") % {"a": pair.player_a.shown_name, "b": pair.player_b.shown_name}
         pair.delete()
         discard_draft(tournament, user, "A forbidden pair was removed.")
         AuditEntry.log(

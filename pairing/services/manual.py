@@ -103,13 +103,13 @@ def to_pool(rnd: Round, player: Player, user=None) -> str:
             game.delete()
             log = f"board {game.board} taken apart: {game.white.name} and {game.black.name} to the pool."
             text = _("Board %(n)s taken apart: %(a)s and %(b)s to the pool.") % {
-                "n": game.board, "a": game.white.name, "b": game.black.name}
+                "n": game.board, "a": game.white.shown_name, "b": game.black.shown_name}
         elif Bye.objects.filter(tournament_id=rnd.tournament_id, round_number=rnd.number, kind=ByeKind.PAIRING,
                                 player=player).delete()[0]:
             log = f"PAB taken back from {player.name}: to the pool."
-            text = _("PAB taken back from %(name)s: to the pool.") % {"name": player.name}
+            text = _("PAB taken back from %(name)s: to the pool.") % {"name": player.shown_name}
         else:
-            raise ValueError(_("%(name)s is in the pool already; nothing was changed.") % {"name": player.name})
+            raise ValueError(_("%(name)s is in the pool already; nothing was changed.") % {"name": player.shown_name})
         _log(rnd, user, log, before)
     return text
 
@@ -118,7 +118,7 @@ def _check_pool(rnd: Round, players: list[Player]) -> None:
     free = {p.pk for p in pool(rnd)}
     for p in players:
         if p.pk not in free:
-            raise ValueError(_("%(name)s is not in the pool; nothing was changed.") % {"name": p.name})
+            raise ValueError(_("%(name)s is not in the pool; nothing was changed.") % {"name": p.shown_name})
 
 
 def pair_from_pool(rnd: Round, white: Player, black: Player, user=None, confirmations: int = 0) -> list[str]:
@@ -133,7 +133,7 @@ def pair_from_pool(rnd: Round, white: Player, black: Player, user=None, confirma
         Game.objects.create_boards(rnd, [(board, white.pk, black.pk, "")])
         found = warnings_for(rnd, [white.pk, black.pk])
         if found:
-            require(Level.CONFIRM, confirmations, _("Pair %(white)s – %(black)s") % {"white": white.name, "black": black.name}, found)
+            require(Level.CONFIRM, confirmations, _("Pair %(white)s – %(black)s") % {"white": white.shown_name, "black": black.shown_name}, found)
         _log(rnd, user, f"board {board} paired by hand: {white.name} – {black.name}."
              + (" Warnings: " + " ".join(found) if found else ""), before)
     return found
@@ -151,7 +151,7 @@ def give_pab(rnd: Round, player: Player, user=None, confirmations: int = 0) -> l
                            kind=ByeKind.PAIRING)
         found = warnings_for(rnd, [player.pk])
         if found:
-            require(Level.CONFIRM, confirmations, _("PAB to %(name)s") % {"name": player.name}, found)
+            require(Level.CONFIRM, confirmations, _("PAB to %(name)s") % {"name": player.shown_name}, found)
         _log(rnd, user, f"PAB given by hand to {player.name}." + (" Warnings: " + " ".join(found) if found else ""),
              before)
     return found
@@ -182,7 +182,7 @@ def end_session(rnd: Round, user=None, confirmations: int = 0) -> str:
             names = ", ".join(p.name for p in left)
             raise ValueError(_("Still in the pool: %(names)s. Pair them or give the PAB before ending the session.") % {"names": names})
         if left:
-            raise ValueError(_("Still in the pool: %(name)s. Give the PAB or pair them before ending the session.") % {"name": left[0].name})
+            raise ValueError(_("Still in the pool: %(name)s. Give the PAB or pair them before ending the session.") % {"name": left[0].shown_name})
         _compact_boards(rnd)
         ours = integrity.round_pairs(rnd)
         tpn = dict(t.player_set.values_list("pk", "tpn"))

@@ -110,7 +110,7 @@ def exchange(t: Tournament, a: Player, b: Player, user, confirmations: int = 0) 
     if a.rating != b.rating:
         raise NumbersRefused(_("%(a)s (%(ra)s) and %(b)s (%(rb)s) have different tournament ratings: only the numbers "
                                "of players of the same rating can be exchanged (C.04.2). Correct a rating on the "
-                               "player's page instead.") % {"a": a.name, "ra": a.rating, "b": b.name, "rb": b.rating})
+                               "player's page instead.") % {"a": a.shown_name, "ra": a.rating, "b": b.shown_name, "rb": b.rating})
     warnings = [_("No %(ta)s %(a)s and No %(tb)s %(b)s exchange their pairing numbers.") % {
         "ta": a.tpn, "a": a.name, "tb": b.tpn, "b": b.name}]
     if TITLE_ORDER.get(a.title, 99) != TITLE_ORDER.get(b.title, 99):

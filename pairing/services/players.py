@@ -24,6 +24,7 @@ from ..models import (
     Player,
     Seat,
     Tournament,
+    namesakes,
 )
 from ..warning_levels import Level, require
 from ..wording import counted, points_text
@@ -57,7 +58,7 @@ def set_byes(
         if pk not in players:
             raise ValueError(_("Player %(pk)s is not in this tournament.") % {"pk": pk})
         if value not in allowed:
-            raise ValueError(_("%(name)s: unknown choice %(value)r.") % {"name": players[pk].name, "value": value})
+            raise ValueError(_("%(name)s: unknown choice %(value)r.") % {"name": players[pk].shown_name, "value": value})
     changes = []
     before, after = {}, {}
     with transaction.atomic():
@@ -67,7 +68,7 @@ def set_byes(
         if seen is not None:
             wanted = {pk: v for pk, v in wanted.items() if v != seen.get(pk, "")}
             clashes = [
-                players[pk].name
+                players[pk].shown_name
                 for pk in wanted
                 if (current[pk].kind if pk in current else "") != seen.get(pk, "")
             ]
@@ -95,7 +96,8 @@ def set_byes(
         full = [players[pk] for pk, v in new.items() if v == ByeKind.FULL]
         warnings = _half_bye_warnings(tournament, round_number, [players[pk] for pk, v in new.items() if v == ByeKind.HALF])
         if full:
-            names = ", ".join(p.name for p in full)
+            shown = namesakes(tournament.pk)
+            names = ", ".join(p.name_among(shown) for p in full)
             warnings += [
                 _("%(names)s: a full-point bye scores %(points)s without a game. FIDE's rules discourage full-point "
                   "byes.") % {"names": names, "points": points_text(tournament.point_win)},
@@ -124,7 +126,7 @@ def _half_bye_warnings(tournament, round_number: int, players: list) -> list[str
     out = []
     for p in players:
         if p.no_half_point_byes:
-            raise ValueError(_("%(name)s is not eligible for half-point byes (see the player's page).") % {"name": p.name})
+            raise ValueError(_("%(name)s is not eligible for half-point byes (see the player's page).") % {"name": p.shown_name})
         others = sorted(
             Bye.objects.filter(player=p, kind=ByeKind.HALF).exclude(round_number=round_number)
             .values_list("round_number", flat=True)
@@ -134,7 +136,7 @@ def _half_bye_warnings(tournament, round_number: int, players: list) -> list[str
             out.append(ngettext(
                 "%(name)s already has a half-point bye (round %(rounds)s); this is number %(n)s.",
                 "%(name)s already has a half-point bye (rounds %(rounds)s); this is number %(n)s.", len(others),
-            ) % {"name": p.name, "rounds": rounds, "n": len(others) + 1})
+            ) % {"name": p.shown_name, "rounds": rounds, "n": len(others) + 1})
     return out
 
 
@@ -255,7 +257,7 @@ def delete_player(tournament: Tournament, player: Player, user) -> None:
             Q(white=player) | Q(black=player)
         ).exists()
         if paired or player.bye_set.filter(kind=ByeKind.PAIRING).exists():
-            raise ValueError(_("%(name)s has been paired; withdraw them instead of deleting.") % {"name": player.name})
+            raise ValueError(_("%(name)s has been paired; withdraw them instead of deleting.") % {"name": player.shown_name})
         before, label, pk = player.audit_values(), player.audit_label(), player.pk
         pairs = ForbiddenPair.objects.filter(Q(player_a=player) | Q(player_b=player))
         if pairs.exists():  # deleted with the player: say so in the entry
@@ -303,7 +305,7 @@ def withdraw(player: Player, from_round: int | None, user=None, expelled: bool =
             before=before, after=after,
         )
     if not from_round:
-        return _("%(name)s back in the tournament.") % {"name": player.name}
+        return _("%(name)s back in the tournament.") % {"name": player.shown_name}
     if expelled:
-        return _("%(name)s expelled from round %(n)s.") % {"name": player.name, "n": from_round}
-    return _("%(name)s withdrawn from round %(n)s.") % {"name": player.name, "n": from_round}
+        return _("%(name)s expelled from round %(n)s.") % {"name": player.shown_name, "n": from_round}
+    return _("%(name)s withdrawn from round %(n)s.") % {"name": player.shown_name, "n": from_round}

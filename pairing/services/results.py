@@ -84,7 +84,7 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None, 
                 require(
                     Level.CONFIRM, confirmations,
                     _("Result of the adjourned game, round %(n)s board %(board)s") % {"n": game.round.number, "board": game.board},
-                    [f"{game.white.name} – {game.black.name}: {GameResult(result).label}.",
+                    [f"{game.white.shown_name} – {game.black.shown_name}: {GameResult(result).label}.",
                      _("The pairings of round %(n)s on were made with this game as a draw; they stay as they are. The "
                        "result is recorded as a pairing-integrity event.") % {"n": game.round.number + 1}],
                 )
@@ -96,7 +96,7 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None, 
                 Level.CONFIRM, confirmations,
                 _("Correct round %(n)s board %(board)s") % {"n": game.round.number, "board": game.board},
                 [_("%(white)s – %(black)s: %(before)s becomes %(after)s.") % {
-                    "white": game.white.name, "black": game.black.name,
+                    "white": game.white.shown_name, "black": game.black.shown_name,
                     "before": GameResult(before).label, "after": GameResult(result).label},
                  _("Round %(n)s was paired on the old result: this correction is a pairing-integrity event, recorded "
                    "and written in the rating report's copy.") % {"n": game.round.number + 1}],
@@ -151,7 +151,7 @@ def correct_for_rating(g: Game, result: str, user=None, confirmations: int = 0) 
             _("Correct round %(n)s board %(board)s for the rating report") % {"n": game.round.number, "board": game.board},
             [_("%(white)s – %(black)s: the rating report will carry %(rated)s; pairings and standings keep %(played)s, "
                "the result they were made with (C.04.2 4.3).") % {
-                "white": game.white.name, "black": game.black.name, "rated": shown,
+                "white": game.white.shown_name, "black": game.black.shown_name, "rated": shown,
                 "played": GameResult(game.result).label},
              _("This is a pairing-integrity event: recorded, and written in the rating report's copy.")],
         )

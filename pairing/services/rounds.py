@@ -27,6 +27,7 @@ from ..models import (
     Round,
     RoundStatus,
     Tournament,
+    namesakes,
 )
 from ..warning_levels import Level, require
 from . import acceleration, roundrobin
@@ -120,7 +121,7 @@ def adjourn_open_boards(t: Tournament, user=None, confirmations: int = 0) -> int
     if not games:
         return 0
     boards = "; ".join(
-        _("board %(board)s (%(white)s – %(black)s)") % {"board": g.board, "white": g.white.name, "black": g.black.name}
+        _("board %(board)s (%(white)s – %(black)s)") % {"board": g.board, "white": g.white.shown_name, "black": g.black.shown_name}
         for g in games
     )
     require(Level.CONFIRM, confirmations, _("Pair round %(n)s with the open boards adjourned") % {"n": last.number + 1}, [
@@ -236,7 +237,7 @@ def swap_players(rnd: Round, a: Player, b: Player, user=None, confirmations: int
         sa, sb = _slot(rnd, a), _slot(rnd, b)
         if sa is None or sb is None:
             missing = a if sa is None else b
-            raise ValueError(_("%(name)s is not paired in this draft (in the pool, absent or withdrawn).") % {"name": missing.name})
+            raise ValueError(_("%(name)s is not paired in this draft (in the pool, absent or withdrawn).") % {"name": missing.shown_name})
         before = rnd.board_list()
         if sa.game is not None and sb.game is not None and sa.game.pk == sb.game.pk:
             g = sa.game
@@ -258,7 +259,7 @@ def swap_players(rnd: Round, a: Player, b: Player, user=None, confirmations: int
             Game.objects.create_boards(rnd, ((bd, w, bl, "") for bd, w, bl in seats.values()))
         found = warnings_for(rnd, [a.pk, b.pk])
         if found:  # raising here rolls the swap back: nothing is kept unconfirmed
-            require(Level.CONFIRM, confirmations, _("Swap %(a)s and %(b)s") % {"a": a.name, "b": b.name}, found)
+            require(Level.CONFIRM, confirmations, _("Swap %(a)s and %(b)s") % {"a": a.shown_name, "b": b.shown_name}, found)
         _after_swap(rnd, user, a, b, before)
     return found
 
@@ -290,26 +291,32 @@ def warnings_for(rnd: Round, player_ids: list[int] | None = None, snapshot: Snap
         snapshot = build_snapshot(t, rnd.number)
     states = engine.player_states(snapshot)
     by_id = {p.id: p for p in snapshot.players}
+    clashes = namesakes(t.pk)
+    shown = {p.pk: p.name_among(clashes) for group in clashes.values() for p in group}
+
+    def name(p) -> str:  # the engine's player: its name, told apart from a namesake's
+        return shown.get(p.id, p.name)
+
     out: list[str] = []
     for g in rnd.games():
         if player_ids is not None and g.white_id not in player_ids and g.black_id not in player_ids:
             continue
         w, b = by_id[g.white_id], by_id[g.black_id]
         if any(e.opponent == b.id and e.paired for e in w.history):
-            out.append(_("Board %(n)s: %(a)s and %(b)s have met before (rematch, C1).") % {"n": g.board, "a": w.name, "b": b.name})
+            out.append(_("Board %(n)s: %(a)s and %(b)s have met before (rematch, C1).") % {"n": g.board, "a": name(w), "b": name(b)})
         if frozenset((w.id, b.id)) in snapshot.forbidden:
             out.append(
                 _("Board %(n)s: %(a)s and %(b)s are a forbidden pair (the arbiters' decision; see Forbidden pairs).")
-                % {"n": g.board, "a": w.name, "b": b.name}
+                % {"n": g.board, "a": name(w), "b": name(b)}
             )
         for p, colour in ((w, Colour.WHITE), (b, Colour.BLACK)):
             st = states[p.id]
             cd = st.colour_difference + (1 if colour is Colour.WHITE else -1)
             last_two = st.colours[-2:]
             if abs(cd) > 2:
-                out.append(_("Board %(n)s: %(name)s would reach a colour difference of %(cd)s (C3).") % {"n": g.board, "name": p.name, "cd": f"{cd:+d}"})
+                out.append(_("Board %(n)s: %(name)s would reach a colour difference of %(cd)s (C3).") % {"n": g.board, "name": name(p), "cd": f"{cd:+d}"})
             elif len(last_two) == 2 and all(c is colour for c in last_two):
-                out.append(_("Board %(n)s: %(name)s would get %(colour)s three times in a row (C3).") % {"n": g.board, "name": p.name, "colour": _(str(colour))})
+                out.append(_("Board %(n)s: %(name)s would get %(colour)s three times in a row (C3).") % {"n": g.board, "name": name(p), "colour": _(str(colour))})
         sw, sb = states[w.id].preference, states[b.id].preference
         if (
             states[w.id].games_played and states[b.id].games_played
@@ -317,20 +324,20 @@ def warnings_for(rnd: Round, player_ids: list[int] | None = None, snapshot: Snap
         ):
             out.append(
                 _("Board %(n)s: %(a)s and %(b)s both get the colour opposite to their due "
-                  "(%(a)s is due Black, %(b)s White).") % {"n": g.board, "a": w.name, "b": b.name}
+                  "(%(a)s is due Black, %(b)s White).") % {"n": g.board, "a": name(w), "b": name(b)}
             )
         if (
             sw.strength == engine.PreferenceStrength.ABSOLUTE
             and sb.strength == engine.PreferenceStrength.ABSOLUTE
             and sw.colour is sb.colour
         ):
-            out.append(_("Board %(n)s: %(a)s and %(b)s both have an absolute preference for %(colour)s.") % {"n": g.board, "a": w.name, "b": b.name, "colour": _(str(sw.colour))})
+            out.append(_("Board %(n)s: %(a)s and %(b)s both have an absolute preference for %(colour)s.") % {"n": g.board, "a": name(w), "b": name(b), "colour": _(str(sw.colour))})
     pab = rnd.pab()
     if pab is not None and (player_ids is None or pab.player_id in player_ids):
         if not states[pab.player_id].pab_eligible:
             out.append(
                 _("PAB: %(name)s is not eligible for the pairing-allocated bye "
-                  "(already had a PAB, a forfeit win or a full-point unplayed round; C2).") % {"name": pab.player.name}
+                  "(already had a PAB, a forfeit win or a full-point unplayed round; C2).") % {"name": pab.player.name_among(clashes)}
             )
     return out
 

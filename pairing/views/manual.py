@@ -66,14 +66,14 @@ def round_manual(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             white = t.player_set.get(pk=form.cleaned_data["a"])
             black = t.player_set.get(pk=form.cleaned_data["b"])
             found = manual.pair_from_pool(rnd, white, black, request.user, given(request))
-            messages.success(request, _("Paired %(white)s – %(black)s.") % {"white": white.name, "black": black.name} + _warned(found))
+            messages.success(request, _("Paired %(white)s – %(black)s.") % {"white": white.shown_name, "black": black.shown_name} + _warned(found))
         elif op == "pab":
             form = OnePlayerForm(request.POST, players=list(t.player_set.all()))
             if not form.is_valid():
                 raise ValueError(_form_error(form))
             player = t.player_set.get(pk=form.cleaned_data["player"])
             found = manual.give_pab(rnd, player, request.user, given(request))
-            messages.success(request, _("PAB given to %(name)s.") % {"name": player.name} + _warned(found))
+            messages.success(request, _("PAB given to %(name)s.") % {"name": player.shown_name} + _warned(found))
         else:
             raise ValueError(_("Unknown step; nothing was changed."))
     except NeedsConfirmation as exc:

@@ -80,7 +80,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
             if request.htmx:  # 200 so that htmx swaps in the form with its message
                 return render(request, "pairing/players.html#player-area", _players_context(t, form))
             return render(request, "pairing/players.html", _players_context(t, form), status=409)
-        messages.success(request, _("%(name)s registered as number %(tpn)s.") % {"name": player.name, "tpn": player.tpn})
+        messages.success(request, _("%(name)s registered as number %(tpn)s.") % {"name": player.shown_name, "tpn": player.tpn})
         if request.htmx:
             return render(request, "pairing/players.html#player-area", _players_context(t, PlayerForm(tournament=t)))
         return redirect("pairing:players", slug=t.slug)
@@ -113,7 +113,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             form.add_error(None, str(exc))
             seen, status = get_player(t, pk).version(), 409
         else:
-            messages.success(request, _("%(name)s saved.") % {"name": player.name})
+            messages.success(request, _("%(name)s saved.") % {"name": player.shown_name})
             return redirect("pairing:players", slug=t.slug)
     return render(
         request,
@@ -274,7 +274,7 @@ def forbidden_pairs(request: HttpRequest, slug: str) -> HttpResponse:
             except ValueError as exc:  # e.g. another arbiter added the same pair meanwhile
                 form.add_error(None, str(exc))
             else:
-                messages.success(request, _("%(a)s and %(b)s will not be paired with each other.") % {"a": a.name, "b": b.name})
+                messages.success(request, _("%(a)s and %(b)s will not be paired with each other.") % {"a": a.shown_name, "b": b.shown_name})
                 return redirect("pairing:forbidden_pairs", slug=t.slug)
         return render(request, "pairing/forbidden_pairs.html", _forbidden_context(t, form), status=400)
     return render(request, "pairing/forbidden_pairs.html", _forbidden_context(t, form))

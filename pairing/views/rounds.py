@@ -378,7 +378,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         return redirect(rnd.get_absolute_url())
     # the warnings themselves are on the draft's page (they stand until the draft changes)
     found = " " + ngettext("Confirmed despite %(n)s rule warning: see the list above the boards.", "Confirmed despite %(n)s rule warnings: see the list above the boards.", len(warnings)) % {"n": len(warnings)} if warnings else ""
-    messages.success(request, _("Swapped %(a)s and %(b)s.") % {"a": a.name, "b": b.name} + found)
+    messages.success(request, _("Swapped %(a)s and %(b)s.") % {"a": a.shown_name, "b": b.shown_name} + found)
     return redirect(rnd.get_absolute_url())
 
 
