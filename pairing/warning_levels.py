@@ -16,6 +16,7 @@ Imports nothing from Django: services and views both use it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import IntEnum
 
 
@@ -30,18 +31,31 @@ class Level(IntEnum):
         return max(0, self.value - 2)
 
 
+@dataclass(frozen=True)
+class WarningGroup:
+    """Warnings of one kind, for a question with many (the import's): what they are,
+    what they mean for the arbiter, one line each."""
+
+    heading: str
+    meaning: str
+    items: tuple[str, ...]
+
+
 class NeedsConfirmation(Exception):
     """The act needs ``level``; nothing was written.  ``title`` says what the act is,
-    ``warnings`` why it needs confirming (one sentence each)."""
+    ``warnings`` why it needs confirming (one sentence each); ``groups``, when given,
+    the same findings sorted by kind, most serious first, for the page to show."""
 
-    def __init__(self, level: Level, title: str, warnings: list[str]):
+    def __init__(self, level: Level, title: str, warnings: list[str], groups: list[WarningGroup] | None = None):
         super().__init__(title)
         self.level = Level(level)
         self.title = title
         self.warnings = list(warnings)
+        self.groups = list(groups or [])
 
 
-def require(level: Level, confirmations: int, title: str, warnings: list[str]) -> None:
+def require(level: Level, confirmations: int, title: str, warnings: list[str],
+            groups: list[WarningGroup] | None = None) -> None:
     """Raise :class:`NeedsConfirmation` unless ``confirmations`` meet ``level``."""
     if confirmations < Level(level).confirmations:
-        raise NeedsConfirmation(level, title, warnings)
+        raise NeedsConfirmation(level, title, warnings, groups)

@@ -21,8 +21,10 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from ..engine import Result
 from ..engine.trf import is_nrs, nrs_fields
-from ..models import Tournament
+from ..models import Player, Tournament
+from ..warning_levels import WarningGroup
 from . import trf_records
+from .integrity import Pairs
 
 # records the import takes (what for), by TRF code
 _TAKEN = {
@@ -201,3 +203,86 @@ def review(text: str, data, t: Tournament) -> Review:
             "%(n)s players absent in the next round (XXZ) stored as zero-point byes.", len(data.absent_next),
         ) % {"n": len(data.absent_next)})
     return r
+
+
+# The import's Level-3 page (issue 32, item 11): the findings by kind, most serious first,
+# each kind with what it means for the arbiter, one line per round (or record).
+def findings(
+    rounds: list[tuple[int, Pairs | None, Pairs]], players: dict[int, Player],
+    symbols: list[str], changes: list[str],
+) -> list[WarningGroup]:
+    """``rounds``: (number, the engine's pairing or None when it finds none, the file's)
+    of each imported round that differs; ``symbols``: the unknown result symbols read
+    as adjourned games; ``changes``: the review's adjustments (:func:`review`)."""
+
+    def who(pk: int) -> str:
+        p = players.get(pk)
+        return _("%(name)s (No %(tpn)s)") % {"name": p.name, "tpn": p.tpn} if p else str(pk)
+
+    def boards(pairs) -> str:
+        return ", ".join(f"{who(w)} – {who(b)}" for w, b in pairs)
+
+    no_legal, opponents, colours = [], [], []
+    for number, engine_pairs, file_pairs in sorted(rounds, key=lambda r: r[0]):
+        head = _("Round %(n)s:") % {"n": number}
+        if engine_pairs is None:
+            no_legal.append(head + " " + _("the engine finds no legal pairing; the file pairs %(boards)s.")
+                            % {"boards": boards(file_pairs.boards) or _("no boards")})
+            continue
+        ours = {frozenset(b): b for b in engine_pairs.boards}
+        theirs = {frozenset(b): b for b in file_pairs.boards}
+        only_file = [b for key, b in theirs.items() if key not in ours]
+        only_engine = [b for key, b in ours.items() if key not in theirs]
+        if only_file or only_engine or engine_pairs.pab != file_pairs.pab:
+            parts = []
+            if only_file or only_engine:
+                parts.append(_("the file pairs %(file)s; the rules give %(engine)s.") % {
+                    "file": boards(only_file) or _("no other board"), "engine": boards(only_engine) or _("no other board")})
+            if engine_pairs.pab != file_pairs.pab:
+                parts.append(_("PAB: the file gives it to %(file)s, the rules to %(engine)s.") % {
+                    "file": who(file_pairs.pab) if file_pairs.pab is not None else _("nobody"),
+                    "engine": who(engine_pairs.pab) if engine_pairs.pab is not None else _("nobody")})
+            opponents.append(head + " " + " ".join(parts))
+        reversed_ = [b for key, b in theirs.items() if key in ours and ours[key] != b]
+        if reversed_:
+            colours.append(head + " " + ngettext(
+                "%(boards)s: the rules give White to the other player.",
+                "%(boards)s: on each, the rules give White to the other player.", len(reversed_),
+            ) % {"boards": boards(reversed_)})
+    groups = []
+    if no_legal:
+        groups.append(WarningGroup(
+            _("Rounds no pairing can make legal"),
+            _("For these rounds the engine finds no pairing that keeps the absolute rules (no rematch, colour limits, "
+              "one PAB per player): the file's round necessarily breaks one. Check the file before you confirm; "
+              "imported, each round is a pairing-integrity event, recorded and written in the rating report's copy."),
+            tuple(no_legal)))
+    if opponents:
+        groups.append(WarningGroup(
+            _("Rounds with other opponents than the rules give"),
+            _("The file's games are not the ones the pairing rules give, as this program reads them. One different "
+              "choice (a floater, the PAB) changes several boards at once, so each round's boards are listed "
+              "together. Imported as they are, each round is a pairing-integrity event: recorded and written in the "
+              "rating report's copy. Every round is checked on the file's own earlier rounds, so a round listed here "
+              "does not make the next one differ."),
+            tuple(opponents)))
+    if colours:
+        groups.append(WarningGroup(
+            _("Rounds with the right opponents but other colours"),
+            _("The games are the ones the rules give; only the colours differ. Imported as they are, each round is a "
+              "pairing-integrity event too; the colours played count for the next rounds' colour preferences."),
+            tuple(colours)))
+    if symbols:
+        groups.append(WarningGroup(
+            _("Results this program does not know"),
+            _("These games are imported as adjourned games: they count as draws for the pairings and the standings "
+              "until you enter their results on the round pages."),
+            tuple(symbols)))
+    if changes:
+        groups.append(WarningGroup(
+            _("What the import changes in the file"),
+            _("What this program cannot keep as the file says it: records left out, codes converted, defaults used "
+              "where the file says nothing, values the tournament keeps. None of them changes a game of the file's "
+              "rounds; check that the tournament's settings are what you want."),
+            tuple(changes)))
+    return groups

@@ -254,10 +254,11 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         ForbiddenPair.objects.bulk_create(forbidden_rows)
         renumber(t)
         checked = len(created) * played <= IMPORT_CHECK_LIMIT
-        asked = _unknown_symbols(data) + reviewed.changes
-        differing = _imported_rounds_checked(t, confirmations, asked) if checked else []
-        if not checked and asked:
-            require(Level.CONFIRM, confirmations, _("Import the file with these adjustments"), asked)
+        symbols = _unknown_symbols(data)
+        differing = _imported_rounds_checked(t, confirmations, symbols, reviewed.changes) if checked else []
+        if not checked and symbols + reviewed.changes:
+            require(Level.CONFIRM, confirmations, _("Import the file with these adjustments"), symbols + reviewed.changes,
+                    import_review.findings([], {}, symbols, reviewed.changes))
         forbidden = forbidden_pair_names(t)
         AuditEntry.log(
             t, user, AuditAction.IMPORT,
@@ -401,15 +402,18 @@ def _unknown_symbols(data) -> list[str]:
 
 
 def _imported_rounds_checked(
-    t: Tournament, confirmations: int, unknown: list[str] | None = None
-) -> list[tuple[int, str, list[str]]]:
+    t: Tournament, confirmations: int, symbols: list[str] | None = None, changes: list[str] | None = None,
+) -> list[tuple[int, str, list[str], str]]:
     """Each imported round against the engine's pairing of it: ``(round, ### line,
-    differences)`` for the rounds that differ, after the Level-3 confirmation.  The
-    other adjustments to confirm (``unknown``: unknown result symbols read as adjourned
-    games, records left out, codes converted) are asked in the same question."""
+    differences, the differences in English)`` for the rounds that differ, after the
+    Level-3 confirmation.  The other adjustments to confirm (``symbols``: unknown result
+    symbols read as adjourned games; ``changes``: records left out, codes converted) are
+    asked in the same question, the page grouping everything by kind
+    (:func:`.import_review.findings`)."""
     players = {p.pk: p for p in t.player_set.all()}
     tpn = {pk: p.tpn for pk, p in players.items()}
-    differing = []
+    symbols, changes = symbols or [], changes or []
+    differing, compared = [], []
     for rnd in t.round_set.order_by("number"):
         ours = integrity.round_pairs(rnd)
         try:
@@ -424,15 +428,18 @@ def _imported_rounds_checked(
             theirs_text = "no legal pairing" if theirs is None else theirs.text(tpn)
             differing.append((rnd.number, f"Import @ Round {rnd.number}: {theirs_text} => {ours.text(tpn)}", found,
                               recorded))
+            compared.append((rnd.number, theirs, ours))
+    groups = import_review.findings(compared, players, symbols, changes)
     if differing:
         require(
             Level.CONFIRM, confirmations, _("Import rounds that break the pairing rules"),
             [_("Round %(n)s:") % {"n": n} + " " + " ".join(found) for n, _line, found, _recorded in differing]
             + [_("The engine pairs these rounds differently. Imported as they are, each is a pairing-integrity "
-                 "event: recorded and written in the rating report's copy.")] + (unknown or []),
+                 "event: recorded and written in the rating report's copy.")] + symbols + changes,
+            groups,
         )
-    elif unknown:
-        require(Level.CONFIRM, confirmations, _("Import the file with these adjustments"), unknown)
+    elif symbols or changes:
+        require(Level.CONFIRM, confirmations, _("Import the file with these adjustments"), symbols + changes, groups)
     return differing
 
 

@@ -227,3 +227,48 @@ def test_vcl_q50_a_file_of_another_pairing_system_is_said_before_anything_is_wri
     assert fresh.player_set.count() == 0  # nothing written before the answer
     response = confirm(chief_client, response)
     assert fresh.player_set.count() == 6
+
+
+def test_issue32_item11_the_import_question_groups_findings_by_kind_most_serious_first(chief_client, chief):
+    """A file with round 2's colours reversed on board 1, round 3 with two players
+    swapped between boards and a record this program does not read: the Level-3 page
+    lists the rounds with other opponents first, then the colour-only rounds, then the
+    adjustments, each kind under its heading with what it means for the arbiter, one
+    line per round."""
+    import re
+
+    from pairing.services import manual
+    from pairing.services.results import record_result
+    from pairing.services.rounds import pair_next_round, publish, swap_players
+
+    source = Tournament.objects.create(slug="source", name="Source", rounds=5, owner=chief)
+    add_players(source, 8)
+    play_round(source)
+    hand_changed_round(source)  # round 2: board 1's colours reversed
+    rnd = pair_next_round(source)  # round 3: the White players of boards 1 and 2 change places
+    manual.start_session(rnd)
+    first, second = list(rnd.games())[:2]
+    swap_players(rnd, first.white, second.white, confirmations=1)
+    manual.end_session(rnd, confirmations=1)
+    publish(rnd)
+    for game in rnd.games():
+        record_result(game, "1-0")
+    text = interchange.export_trf(source) + "XYZ something\n"
+    fresh, response = _import(chief_client, chief, text=text)
+    confirmation_page(response)
+    page = response.content.decode()
+    headings = re.findall(r'<section class="finding"[^>]*>\s*<h2>([^<]*)<', page)
+    assert [h.strip() for h in headings] == [
+        "Rounds with other opponents than the rules give", "Rounds with the right opponents but other colours",
+        "What the import changes in the file"]
+    sections = page.split('<section class="finding"')[1:]
+    for section in sections:
+        assert '<p class="meaning">' in section  # each kind says what it means
+    opponents, colours, changes = (re.findall(r"<li>(.*?)</li>", s) for s in sections)
+    assert len(opponents) == 1 and opponents[0].startswith("Round 3: the file pairs ")  # one line for the round
+    assert len(colours) == 1 and colours[0].startswith("Round 2: ")
+    assert "pairing-integrity event" in sections[0] and "colour preferences" in sections[1]
+    assert any("XYZ" in line for line in changes)
+    assert not fresh.player_set.exists()
+    confirm(chief_client, response)
+    assert IntegrityEvent.objects.filter(tournament=fresh).count() == 2
