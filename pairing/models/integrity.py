@@ -40,6 +40,11 @@ class IntegrityEvent(models.Model):
     username = models.CharField(max_length=150, blank=True)
     at = models.DateTimeField(auto_now_add=True)
     restore_point = models.JSONField(null=True, blank=True, encoder=DjangoJSONEncoder)
+    numbers = models.JSONField(
+        null=True, blank=True,
+        help_text=_("The players (ids) in pairing-number order when the event was recorded: the numbers its line "
+                    "uses."),
+    )
     undone_at = models.DateTimeField(null=True, blank=True)
     undone_by = models.CharField(max_length=150, blank=True)
 

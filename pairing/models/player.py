@@ -73,6 +73,12 @@ class Player(models.Model):
     birth_date = models.DateField(_("birth date"), null=True, blank=True)
     sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True)
     club = models.CharField(_("club"), max_length=80, blank=True)
+    entered_round = models.PositiveSmallIntegerField(
+        _("entered in round"),
+        null=True, blank=True,
+        help_text=_("A late entry: the first round the player was in the tournament for (before it, no pairing "
+                    "number). Empty: from round 1."),
+    )
     withdrawn_from_round = models.PositiveSmallIntegerField(
         _("withdrawn from round"),
         null=True, blank=True, help_text=_("Not paired from this round on.")
@@ -107,6 +113,9 @@ class Player(models.Model):
                 fields=["tournament", "fide_id"], condition=~Q(fide_id=""), name="player_fide_id_unique_per_tournament"
             ),
             models.CheckConstraint(condition=Q(rating__gte=1) & Q(rating__lte=3500), name="player_rating_1_3500"),
+            models.CheckConstraint(
+                condition=Q(entered_round__isnull=True) | Q(entered_round__gte=2), name="player_entered_round_after_1"
+            ),
             models.CheckConstraint(
                 condition=Q(withdrawn_from_round__isnull=True) | Q(withdrawn_from_round__gte=1),
                 name="player_withdrawn_round_positive",
@@ -147,7 +156,7 @@ class Player(models.Model):
 
     AUDITED_FIELDS = [
         "tpn", "title", "name", "rating", "rating_provisional", "fide_rating", "national_rating", "k_factor", "rating_source",
-        "national_id", "birth_year", "federation", "fide_id", "birth_date", "sex", "club",
+        "national_id", "birth_year", "federation", "fide_id", "birth_date", "sex", "club", "entered_round",
         "withdrawn_from_round", "expelled", "no_half_point_byes", "hand_rank", "external_tiebreak",
     ]
 
@@ -185,6 +194,10 @@ class Player(models.Model):
 
     def audit_label(self) -> str:
         return f"No {self.tpn} {self.name}" if self.tpn else self.name
+
+    def entered_by(self, round_number: int) -> bool:
+        """In the tournament for ``round_number`` (a late entry only from their round on)."""
+        return self.entered_round is None or self.entered_round <= round_number
 
     def withdrawn_in(self, round_number: int) -> bool:
         return self.withdrawn_from_round is not None and self.withdrawn_from_round <= round_number

@@ -39,7 +39,8 @@ def _last_by_the_rules(t: Tournament) -> Player | None:
     from .snapshot import absent_ids
 
     absent = absent_ids(t, 1)
-    present = [p for p in t.player_set.order_by("tpn") if p.pk not in absent and p.tpn is not None]
+    present = [p for p in t.player_set.order_by("tpn")
+               if p.pk not in absent and p.tpn is not None and p.entered_by(1)]
     if not present:
         return None
     return present[min(engine.group_a_size(len(present)), len(present)) - 1]

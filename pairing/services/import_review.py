@@ -39,6 +39,7 @@ _TAKEN = {
     "250": gettext_lazy("acceleration"),
     "260": gettext_lazy("forbidden pairs"),
     "092": gettext_lazy("type of tournament (round robin or Swiss)"),
+    "XXE": gettext_lazy("late entries (the round each entered in)"),
     "NRS": gettext_lazy("national ratings and national ids"),
 }
 # records the tournament recomputes or that carry nothing to keep
@@ -53,7 +54,7 @@ _RECOMPUTED = {
 }
 _TRF26_ONLY = {"062", "072", "082", "092", "132", "142", "152", "162", "172", "182", "192", "202", "212", "222",
                "240", "250", "260"}
-_TRF16_ONLY = {"XXR", "XXC", "XXS", "XXP", "XXZ"}
+_TRF16_ONLY = {"XXR", "XXC", "XXS", "XXP", "XXZ", "XXE"}
 
 
 @dataclass

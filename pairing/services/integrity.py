@@ -126,6 +126,7 @@ def record(t: Tournament, kind: str, round_number: int, line: str, user=None, *,
         tournament=t, kind=kind, round_number=round_number, line=line, detail=detail,
         user=user if known else None, username=user.get_username() if known else "",
         restore_point=point if point is not None else restore.take(t),
+        numbers=list(t.player_set.exclude(tpn=None).order_by("tpn").values_list("pk", flat=True)),
     )
     AuditEntry.log(
         t, user, AuditAction.INTEGRITY, f"Pairing-integrity event: {event.report_line}" + (f" {detail}" if detail else ""),

@@ -52,8 +52,49 @@ def _tiebreak_record(text: str) -> str:
 
 def integrity_lines(t: Tournament) -> tuple[str, ...]:
     """The ``###`` lines of the pairing-integrity events, oldest first (undone ones too:
-    the undo has its own line after them)."""
-    return tuple(e.report_line for e in IntegrityEvent.objects.filter(tournament=t).order_by("at", "pk"))
+    the undo has its own line after them).  A line written when the pairing numbers were
+    other than the file's (a late entry re-slotted since, numbers exchanged) says so and
+    how they map to the file's: every ``###`` line names players by the numbers of the
+    file, or says which numbering it uses."""
+    now = dict(t.player_set.values_list("pk", "tpn"))
+    return tuple(e.report_line + numbering_note(e.numbers, now)
+                 for e in IntegrityEvent.objects.filter(tournament=t).order_by("at", "pk"))
+
+
+def numbering_note(then: list[int] | None, now: dict[int, int | None]) -> str:
+    """'' when the numbers ``then`` (player ids in pairing-number order) are the file's
+    (``now``: id -> number); else `` (pairing numbers of then; in this file 5-12 are
+    6-13)``, runs of numbers that moved alike written as ranges."""
+    if not then:
+        return ""
+    moved = [(old, now.get(pk)) for old, pk in enumerate(then, start=1) if now.get(pk) != old]
+    if not moved:
+        return ""
+    runs: list[list[int | None]] = []  # [first old, last old, first new, last new]
+    for old, new in moved:
+        last = runs[-1] if runs else None
+        if last and new is not None and last[3] is not None and old == last[1] + 1 and new == last[3] + 1:
+            last[1], last[3] = old, new
+        else:
+            runs.append([old, old, new, new])
+
+    def span(a, b) -> str:
+        return "-" if a is None else (f"{a}" if a == b else f"{a}-{b}")
+
+    parts = [f"{span(a, b)} {'is' if a == b else 'are'} {span(c, d)}" if c is not None else f"{a} has none"
+             for a, b, c, d in runs]
+    return f" (pairing numbers of then; in this file {', '.join(parts)})"
+
+
+def late_entry_records(players: list[Player]) -> tuple[str, ...]:
+    """``XXE r id ...`` for the late entries of round r (starting ranks): TRF-2026 has no
+    record for a late entry, and without one a reader numbers the rounds before it as if the
+    player had been there, re-slotted where the ranking rules put them (docs/late-entries.md)."""
+    rounds: dict[int, list[int]] = {}
+    for p in players:
+        if p.entered_round is not None:
+            rounds.setdefault(p.entered_round, []).append(p.tpn)
+    return tuple(f"XXE {r:3d} " + " ".join(f"{i:4d}" for i in sorted(ids)) for r, ids in sorted(rounds.items()))
 
 
 def pairing_rating_records(method: str, players: list[Player]) -> tuple[str, dict[int, int]]:
@@ -192,6 +233,7 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
                                         _tiebreak_record(t.tiebreaks) if t.tiebreaks.strip() else "")
         + tuple(trf_module.bye_record(kind, number, ids)
                 for (kind, number), ids in sorted(ahead.items(), key=lambda kv: (kv[0][1], kv[0][0])))
+        + late_entry_records(players)
         + tuple(acceleration.trf_records(t, tpn))
         + trf_records.forbidden_records(forbidden, next_round, t.rounds)
         + _national_records(t, players)

@@ -170,13 +170,22 @@ def _saved_unless_fide_id_taken(save: Callable[[], object]):
         raise Conflict(str(FIDE_ID_TAKEN)) from exc
 
 
+def _entered_round(tournament: Tournament) -> int | None:
+    """The round a player registered now enters in: the first not yet published (None
+    before round 1 is: not a late entry)."""
+    published = tournament.rounds_published()
+    return published + 1 if published else None
+
+
 def add_players(tournament: Tournament, rows: list[dict], user=None, how: str = "from a list") -> list[Player]:
     """Register players (field dicts) in one transaction and renumber."""
     with transaction.atomic():
         tournament.lock()
         # one INSERT per 1,000 rows (a 30,000-line list took 19 s one by one)
+        entered = _entered_round(tournament)
         created = _saved_unless_fide_id_taken(
-            lambda: Player.objects.bulk_create([Player(tournament=tournament, **row) for row in rows], batch_size=1000)
+            lambda: Player.objects.bulk_create([Player(tournament=tournament, entered_round=entered, **row)
+                                                for row in rows], batch_size=1000)
         )
         renumber(tournament)
         discard_draft(tournament, user, "Players were added.")
@@ -196,6 +205,8 @@ def add_player(tournament: Tournament, save: Callable[[], Player], user) -> Play
     with transaction.atomic():
         tournament.lock()
         player = _saved_unless_fide_id_taken(save)
+        if entered := _entered_round(tournament):
+            Player.objects.filter(pk=player.pk).update(entered_round=entered)
         renumber(tournament)
         player.refresh_from_db()
         discard_draft(tournament, user, "A player was added.")

@@ -77,6 +77,16 @@ def absent_ids(t: Tournament, round_number: int) -> frozenset[int]:
     )
 
 
+def numbers_in(players: list[Player], round_number: int) -> dict[int, int]:
+    """{player pk: pairing number in ``round_number``}: the players in the tournament then,
+    in the order of their pairing numbers now, numbered from 1; the late entries still to
+    come after them (absent, and numbered so as not to move anyone's).  A late entry is
+    re-slotted where the ranking rules place it (C.04.2 2.4), which shifts the numbers
+    below it: the rounds before it were paired without it (docs/late-entries.md)."""
+    order = sorted(players, key=lambda p: (not p.entered_by(round_number), p.tpn or 0, p.pk))
+    return {p.pk: i for i, p in enumerate(order, start=1)}
+
+
 def build_snapshot(t: Tournament, round_number: int | None = None) -> Snapshot:
     """The tournament as it stands before ``round_number`` (default: the next round).
 
@@ -87,16 +97,17 @@ def build_snapshot(t: Tournament, round_number: int | None = None) -> Snapshot:
         round_number = t.next_round_number()
     players = list(t.player_set.order_by("tpn"))
     hist = histories(t, round_number - 1, players)
+    tpn = numbers_in(players, round_number)
     return Snapshot(
         players=tuple(
-            engine.Player(id=p.pk, tpn=p.tpn, rating=p.rating, name=p.name, history=tuple(hist[p.pk]))
+            engine.Player(id=p.pk, tpn=tpn[p.pk], rating=p.rating, name=p.name, history=tuple(hist[p.pk]))
             for p in players
         ),
         round_number=round_number,
         total_rounds=t.rounds,
         initial_colour=Colour(t.initial_colour),
         points=point_system(t),
-        absent=absent_ids(t, round_number),
+        absent=absent_ids(t, round_number) | {p.pk for p in players if not p.entered_by(round_number)},
         forbidden=ForbiddenPair.objects.filter(tournament=t).engine_pairs(),
         acceleration=acceleration.virtual_points(t, players),
     )

@@ -140,6 +140,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
     if t.fide_mode:
         problems.extend((0, 0, message) for message in _fide_mode_problems(data.points))
     byes_ahead, forbidden_ahead = _scheduled_trf_records(data, played, total, problems)
+    entries = _late_entries(data, played, problems)
     tiebreak_list = _read_tiebreak_record(data, problems)
     last_ga = acceleration.read_trf(data, total, problems)
     baku = last_ga is not None or (not played and t.acceleration == AccelerationMethod.BAKU)
@@ -186,6 +187,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                     title=p.title.upper(),
                     name=p.name.strip()[:33],
                     **rated.get(p.id, {"rating": provisional_rating, "rating_provisional": True}),
+                    entered_round=entries.get(p.id),
                     federation=p.federation.strip()[:3],
                     fide_id=p.fide_id.strip()[:11],
                     birth_date=_parse_trf_date(p.birth_date),
@@ -341,6 +343,23 @@ def _read_tiebreak_record(data, problems: list) -> str | None:
         problems.append((0, 0, _("Tie-break list (202): %(problem)s") % {"problem": exc}))
         return None
     return ", ".join(tb.value for tb in order)
+
+
+def _late_entries(data: trf_module.TrfTournament, played: int, problems: list) -> dict[int, int]:
+    """{starting rank: round of entry} of the file's ``XXE`` records, with a problem for an
+    entry after the next round to pair or one before a game the player played."""
+    out = data.entry_rounds()
+    for pid, number in out.items():
+        if number > played + 1:
+            problems.append((0, 0, _("An XXE record says player %(id)s entered in round %(n)s; a late entry enters "
+                                     "in round %(next)s at the latest (the next round to pair).")
+                             % {"id": pid, "n": number, "next": played + 1}))
+            continue
+        before = data.player(pid).history[: number - 1]
+        if any(e.opponent is not None or e.result is Result.PAIRING_BYE for e in before):
+            problems.append((0, 0, _("An XXE record says player %(id)s entered in round %(n)s, but the player was "
+                                     "paired before it.") % {"id": pid, "n": number}))
+    return out
 
 
 def _withdrawals(byes: dict[tuple[int, int], str], total: int) -> dict[int, int]:

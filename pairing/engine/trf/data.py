@@ -129,6 +129,27 @@ class TrfTournament:
                 out.append(Acceleration(points, r1, r2, frozenset(i for i in ids if p1 <= i <= p2)))
         return tuple(out)
 
+    def entry_rounds(self) -> dict[int, int]:
+        """{starting rank: round of entry} of the late entries (``XXE`` records): before
+        that round the player was not in the tournament and had no pairing number."""
+        from .fields import _parse_xxe
+
+        out: dict[int, int] = {}
+        for line in self.extra_lines:
+            if line[:3].upper() == "XXE" and (rec := _parse_xxe(line, 0)):
+                for pid in rec[1]:
+                    out.setdefault(pid, rec[0])
+        return out
+
+    def numbers_in(self, round_number: int) -> dict[int, int]:
+        """{starting rank: pairing number in ``round_number``}: the players in the
+        tournament then, in starting-rank order, numbered from 1; the late entries still to
+        come after them.  The starting ranks are the pairing numbers at the end; a late
+        entry re-slotted among them (C.04.2 2.4) was not there before its round."""
+        entered = self.entry_rounds()
+        order = sorted(self.players, key=lambda p: (entered.get(p.id, 1) > round_number, p.id))
+        return {p.id: i for i, p in enumerate(order, start=1)}
+
     def rating_method(self) -> str | None:
         """The method of the TRF-2026 ``172`` record (FIDE, NRO, FIDON ...), or None."""
         from .ratings import method_of
@@ -202,6 +223,8 @@ class TrfTournament:
         ignored: the engine chooses the pairing-allocated bye.  Forbidden pairs:
         ``forbidden`` plus ``260`` records covering the round.
 
+        Pairing numbers: :meth:`numbers_in` (a late entry, ``XXE``, has none before its
+        round; the numbers below it are those of the rounds it was not in).
         Ratings: :meth:`pairing_ratings` (the 001 FIDE rating, or the NRS rating as tag
         172 says: an unrated player's provisional rating is there).
         ``default_rating`` replaces missing ratings (only for questions that do not
@@ -230,6 +253,8 @@ class TrfTournament:
         absent: set[int] = set()
         players: list[Player] = []
         ratings = self.pairing_ratings()
+        numbers = self.numbers_in(round_number)
+        entered = self.entry_rounds()
         for p in self.players:
             rating = ratings[p.id]
             if rating is None and system is not System.DUBOV:
@@ -249,7 +274,9 @@ class TrfTournament:
                     absent.add(p.id)
             elif round_number <= played:
                 absent.add(p.id)
-            players.append(Player(id=p.id, tpn=p.id, rating=rating, name=p.name, history=hist))
+            if entered.get(p.id, 1) > round_number:
+                absent.add(p.id)  # not in the tournament yet
+            players.append(Player(id=p.id, tpn=numbers[p.id], rating=rating, name=p.name, history=hist))
         if round_number == played + 1:
             absent |= self.absent_next
         forbidden = set(self.forbidden)

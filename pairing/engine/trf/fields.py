@@ -124,6 +124,25 @@ def _parse_int_tokens(
     return out if ok else None
 
 
+def _parse_xxe(line: str, line_no: int, rd: _Reader | None = None,
+               refs: list[tuple[int, int, int]] | None = None) -> tuple[int, list[int]] | None:
+    """``XXE r id ...``: the players ``id`` entered the tournament in round ``r`` (late
+    entries, r >= 2): (round, ids), or None when malformed (with ``rd``: said)."""
+    quiet = rd if rd is not None else _Reader(False)
+    rest = line[4:] if len(line) > 4 else ""
+    tokens = _parse_int_tokens(rest, line_no, 5, quiet, "a round or a player id")
+    if tokens is None:
+        return None
+    if len(tokens) < 2 or tokens[0] < 2:
+        quiet.err(line_no, 5, "expected the round of entry (2 or later) and the starting ranks of the players who "
+                              f"entered in it after XXE, found {rest.strip()!r}")
+        return None
+    if refs is not None:
+        for m, tok in zip(list(re.finditer(r"\S+", rest))[1:], tokens[1:], strict=True):
+            refs.append((tok, line_no, 5 + m.start()))
+    return tokens[0], tokens[1:]
+
+
 def _parse_240(line: str, line_no: int, rd: _Reader | None = None) -> tuple[str, int, list[int]] | None:
     """TRF-2026 ``240 T RRR id id ...``: (type, round, ids), or None if malformed."""
     kind = _field(line, 5, 5).upper()

@@ -19,6 +19,7 @@ from .fields import (
     _parse_260,
     _parse_int_tokens,
     _parse_player,
+    _parse_xxe,
     _parse_xxs,
     _point_system,
     _Reader,
@@ -141,6 +142,9 @@ def parse_trf(text: str, unknown_as_adjourned: bool = False) -> TrfTournament:
             extra.append(line)
         elif code == "260":
             _parse_260(line, line_no, rd)
+            extra.append(line)
+        elif upper == "XXE":
+            _parse_xxe(line, line_no, rd, refs)
             extra.append(line)
         elif code == "172":
             if method_of(line) is None:
