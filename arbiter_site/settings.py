@@ -138,6 +138,51 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # queue for up to the busy timeout instead.
     DATABASES["default"].setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
 
+
+def cache_settings() -> dict:
+    """The cache the public pages are kept in (pairing/views/public_cache.py), shared by
+    every worker and every web machine: they must all see one copy, or each would compute
+    the page again and hold it alone.
+
+    By default the database (a table made by migration 0024): no server beyond the one
+    the site already has.  ``REDIS_URL`` (redis://host:6379/0) or ``MEMCACHED_URL``
+    (memcached://host:11211) moves it to Redis or Memcached; nothing else changes.
+    """
+    redis_url = os.environ.get("REDIS_URL", "").strip()
+    memcached_url = os.environ.get("MEMCACHED_URL", "").strip()
+    if redis_url and memcached_url:
+        raise ImproperlyConfigured("Set REDIS_URL or MEMCACHED_URL, not both")
+    # an hour: entries of older revisions are never read again and go; a finished
+    # tournament's pages are computed again at most once an hour
+    common = {"TIMEOUT": env_int("DJANGO_CACHE_SECONDS", 3600), "KEY_PREFIX": "dubov"}
+    if redis_url:
+        if not redis_url.startswith(("redis://", "rediss://", "unix://")):
+            raise ImproperlyConfigured(f"REDIS_URL must start with redis://, rediss:// or unix://, got {redis_url!r}")
+        return {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url, **common}}
+    if memcached_url:
+        location = memcached_url.removeprefix("memcached://").rstrip("/")
+        if "://" in location or not location:
+            raise ImproperlyConfigured(f"MEMCACHED_URL must look like memcached://host:11211, got {memcached_url!r}")
+        return {"default": {"BACKEND": "django.core.cache.backends.memcached.PyMemcacheCache",
+                            "LOCATION": location, **common}}
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": CACHE_TABLE,
+            # a page per tournament, revision, language and variant: the oldest third is
+            # dropped past this many rows (expired ones first)
+            "OPTIONS": {"MAX_ENTRIES": env_int("DJANGO_CACHE_MAX_ENTRIES", 20000), "CULL_FREQUENCY": 3},
+            **common,
+        }
+    }
+
+
+CACHE_TABLE = "dubov_cache"
+CACHES = cache_settings()
+# How long a proxy or CDN in front may answer a public page from its own copy before it
+# asks the app again (Cache-Control s-maxage; 0: it asks every time).
+PUBLIC_PAGE_PROXY_SECONDS = env_int("DJANGO_PUBLIC_PAGE_PROXY_SECONDS", 1)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

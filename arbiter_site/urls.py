@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from .accounts import AdminLoginForm, LoginView
 
@@ -19,7 +21,10 @@ accounts = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include(accounts)),
-    # the language picker posts here (Django's set_language: a cookie, then back to the page)
-    path("i18n/", include("django.conf.urls.i18n")),
+    # the language picker posts here (Django's set_language: a cookie, then back to the
+    # page).  Without a CSRF check, like the table density: the public pages are one
+    # cached copy for every visitor, with no visitor's token in it, and a forged post
+    # only changes the language of the browser that sends it.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("", include("pairing.urls")),
 ]

@@ -27,6 +27,7 @@ from ..reports.standings import (
 from ..reports.tiebreak_legend import describe
 from ..services.interchange import export_trf, export_trf16
 from ..tiebreaks import parse_order
+from .public_cache import poll_url, public_page
 
 
 def _round_asked(request: HttpRequest, allowed: list[int]) -> int | None:
@@ -66,6 +67,10 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Points, then the tournament's tie-breaks (FIDE C.07), after the last complete
     round or after ``?round=N`` (any complete round)."""
     t = get_tournament_for_viewer(request, slug)
+    return public_page(request, t, lambda: _standings(request, t), params=("round",))
+
+
+def _standings(request: HttpRequest, t) -> HttpResponse:
     done = complete_rounds(t)
     asked = _round_asked(request, list(range(1, done + 1)))
     table = standings_table(t, asked)  # once: the rows and the rating changes come from it
@@ -83,6 +88,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         {"t": t, "labels": labels, "rows": rows, "rounds": rounds, "legend": legend,
          "changes": [changes.get(r.player.pk) for r in rows], "average_rating": average, "rated": rated,
          "round_choices": range(1, done + 1), "asked": asked, "polling": _polling(t, asked),
+         "poll_url": poll_url(request, t),
          "is_arbiter": t.is_arbiter(request.user), "adjourned": adjourned_text(open_adjourned(t, rounds)),
          "dropped": table.dropped, "rules": t.effective_tiebreak_rules(),
          "long_event_advice": long_event_advice(t)},
@@ -93,6 +99,10 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 def crosstable(request: HttpRequest, slug: str) -> HttpResponse:
     """The crosstable after the last complete round, or after ``?round=N``."""
     t = get_tournament_for_viewer(request, slug)
+    return public_page(request, t, lambda: _crosstable(request, t), params=("round",))
+
+
+def _crosstable(request: HttpRequest, t) -> HttpResponse:
     done = complete_rounds(t)
     asked = _round_asked(request, list(range(1, done + 1)))
     labels, rows, rounds = crosstable_rows(t, asked)
@@ -102,7 +112,7 @@ def crosstable(request: HttpRequest, slug: str) -> HttpResponse:
         "pairing/crosstable.html",
         {"t": t, "labels": labels, "rows": rows, "rounds": rounds, "round_numbers": range(1, rounds + 1),
          "round_choices": range(1, done + 1), "asked": asked, "polling": _polling(t, asked),
-         "is_arbiter": t.is_arbiter(request.user), "square": square_rows},
+         "poll_url": poll_url(request, t), "is_arbiter": t.is_arbiter(request.user), "square": square_rows},
     )
 
 
@@ -110,6 +120,10 @@ def crosstable(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """Standings as CSV (UTF-8), for spreadsheets and other programs; ``?round=N`` too."""
     t = get_tournament_for_viewer(request, slug)
+    return public_page(request, t, lambda: _standings_csv(request, t), params=("round",))
+
+
+def _standings_csv(request: HttpRequest, t) -> HttpResponse:
     asked = _round_asked(request, list(range(1, complete_rounds(t) + 1)))
     filename, rows = spreadsheet.standings_csv(t, asked)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -123,6 +137,10 @@ def aro_list(request: HttpRequest, slug: str) -> HttpResponse:
     """Dubov 9: the ARO list, per scoregroup, before the next round (or ``?round=N``:
     the list published before round N)."""
     t = get_tournament_for_viewer(request, slug)
+    return public_page(request, t, lambda: _aro_list(request, t), params=("round",))
+
+
+def _aro_list(request: HttpRequest, t) -> HttpResponse:
     choices = aro_rounds(t)
     asked = _round_asked(request, choices)
     number, groups = aro_groups(t, asked)
@@ -131,6 +149,7 @@ def aro_list(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         "pairing/aro.html",
         {"t": t, "number": number, "groups": groups, "round_choices": choices, "polling": _polling(t, asked),
+         "poll_url": poll_url(request, t),
          "spread": spread, "chart": aro_chart.chart(spread), "is_arbiter": t.is_arbiter(request.user)},
     )
 
@@ -139,13 +158,17 @@ def aro_list(request: HttpRequest, slug: str) -> HttpResponse:
 def player_card(request: HttpRequest, slug: str, tpn: int) -> HttpResponse:
     """One player's rounds, points, ARO, performance and colours."""
     t = get_tournament_for_viewer(request, slug)
-    player = get_object_or_404(Player, tournament=t, tpn=tpn)
-    return _render_live(
-        request,
-        "pairing/player_card.html",
-        {"t": t, "card": card_of(t, player), "polling": _polling(t, None),
-         "is_arbiter": t.is_arbiter(request.user)},
-    )
+
+    def page() -> HttpResponse:
+        player = get_object_or_404(Player, tournament=t, tpn=tpn)
+        return _render_live(
+            request,
+            "pairing/player_card.html",
+            {"t": t, "card": card_of(t, player), "polling": _polling(t, None), "poll_url": poll_url(request, t),
+             "is_arbiter": t.is_arbiter(request.user)},
+        )
+
+    return public_page(request, t, page)
 
 
 @login_required

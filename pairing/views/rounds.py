@@ -33,6 +33,7 @@ from ..services.snapshot import build_snapshot, histories, point_system
 from ..warning_levels import NeedsConfirmation
 from .confirm import ask, confirmable, given
 from .notices import tells_of_a_discarded_draft
+from .public_cache import poll_url, public_page
 
 
 @login_required
@@ -286,6 +287,10 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A draft (arbiters only): the preview with the engine's reasons.  A published
     round: pairings, and for arbiters the results entry."""
     t = get_tournament_for_viewer(request, slug)
+    return public_page(request, t, lambda: _round_page(request, t, number), params=("by",))
+
+
+def _round_page(request: HttpRequest, t, number: int) -> HttpResponse:
     rnd = get_round(t, number)
     is_arbiter = t.is_arbiter(request.user)
     if rnd.is_draft and not is_arbiter:
@@ -296,6 +301,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     # visitors' page refreshes itself while results come in; a poll answered with 286
     # makes htmx stop once the round is complete
     ctx["polling"] = not is_arbiter and rnd.status == RoundStatus.PUBLISHED
+    ctx["poll_url"] = poll_url(request, t)
     response = render(request, "pairing/round.html", ctx)
     if request.htmx and not is_arbiter and not ctx["polling"]:
         response.status_code = 286

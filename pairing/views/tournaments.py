@@ -27,6 +27,7 @@ from ..services.tournaments import log_created, save_settings, too_many_rounds
 from ..warning_levels import NeedsConfirmation
 from .confirm import ask, confirmable, given
 from .notices import tells_of_a_discarded_draft
+from .public_cache import poll_url, public_page
 
 logger = logging.getLogger(__name__)
 
@@ -88,18 +89,22 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
     """Arbiters get the overview; visitors of a public tournament its public home."""
     public = get_public_tournament(slug)
     if public is not None and not public.is_arbiter(request.user):
-        rounds = list(public.published_rounds())
-        polling = bool(rounds) and rounds[-1].status != RoundStatus.COMPLETE
-        response = render(
-            request,
-            "pairing/public_home.html",
-            {"t": public, "rounds": rounds, "players": public.player_set.order_by("name", "tpn"),
-             "polling": polling, "is_arbiter": False},
-        )
-        if request.htmx and not polling:
-            response.status_code = 286  # htmx stops polling: no round in play
-        return response
+        return public_page(request, public, lambda: _public_home(request, public))
     return _overview(request, slug)
+
+
+def _public_home(request: HttpRequest, t: Tournament) -> HttpResponse:
+    rounds = list(t.published_rounds())
+    polling = bool(rounds) and rounds[-1].status != RoundStatus.COMPLETE
+    response = render(
+        request,
+        "pairing/public_home.html",
+        {"t": t, "rounds": rounds, "players": t.player_set.order_by("name", "tpn"),
+         "polling": polling, "poll_url": poll_url(request, t), "is_arbiter": False},
+    )
+    if request.htmx and not polling:
+        response.status_code = 286  # htmx stops polling: no round in play
+    return response
 
 
 @login_required

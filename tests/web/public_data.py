@@ -10,13 +10,16 @@ from pairing.services.numbering import renumber
 
 def add_round(t, number: int, boards, byes=(), status: str = "complete"):
     """Round ``number`` with ``boards`` [(board, white, black, result)] and ``byes``
-    [(player, kind)], published (``status`` "complete" or "published")."""
-    from pairing.models import Bye, Game, Round
+    [(player, kind)], published (``status`` "complete" or "published").  A change of the
+    tournament's state: its revision moves, as publishing through the services moves it
+    (the public pages are kept per revision)."""
+    from pairing.models import Bye, Game, Round, bump_revision
 
     rnd = Round.objects.create(tournament=t, number=number, status=status, published_at=timezone.now())
     Game.objects.create_boards(rnd, ((bd, w.pk, b.pk, r) for bd, w, b, r in boards))
     for player, kind in byes:
         Bye.objects.create(tournament=t, player=player, round_number=number, kind=kind)
+    bump_revision(t.pk)
     return rnd
 
 

@@ -11,7 +11,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from pairing.models import AuditEntry, RoundRating, Tournament
+from pairing.models import AuditEntry, RoundRating, Tournament, bump_revision
 from tests.web.helpers import shown_version
 from tests.web.public_data import six_player_tournament
 from tests.web.test_public_pages import cells
@@ -35,7 +35,10 @@ def ties_url(t) -> str:
 
 
 def set_fields(t, **values) -> Tournament:
+    """Settings written straight into the row: a change of state, so the revision moves
+    as the settings form's save moves it (the public pages are kept per revision)."""
     Tournament.objects.filter(pk=t.pk).update(**values)
+    bump_revision(t.pk)
     return Tournament.objects.get(pk=t.pk)
 
 

@@ -1,0 +1,231 @@
+"""Public pages computed once per change of their tournament, served from the shared cache.
+
+A tournament's public pages (home, round pairings, standings, crosstable, ARO list,
+player card, CSV) change only when the tournament does, and every change of its state
+moves :attr:`Tournament.revision <pairing.models.Tournament.revision>` on, in the
+change's own transaction (:func:`~pairing.models.tournament.bump_revision`).  So a page
+is kept in Django's cache under its tournament's revision and what else varies its
+rendering: the page's address (path and the query parameters the view reads, nothing
+else), the language, the table density, and whether htmx asks for it.  A change makes a
+new key; the old entries are never served again and expire (``CACHES`` ``TIMEOUT``).
+The key also carries the tournament's creation time (a deleted tournament's number can
+come back on SQLite) and a fingerprint of the code and translations, so that a new
+release never serves a page rendered by the old one.
+
+Shared, never private: only anonymous visitors without a session or pending messages get
+the cached copy (:func:`shareable`); a signed-in user's page is computed for him and
+marked ``Cache-Control: private, no-cache``, and is never stored.  The cached copy carries
+no CSRF token (base.html writes it for signed-in users only; the two forms anyone may
+post, the language and the table density, change only the poster's own cookie).
+
+What a visitor's browser and the proxy get:
+
+* ``ETag`` and ``Last-Modified``: a reload or an htmx poll answered ``304 Not Modified``
+  when nothing changed, without looking at the cache;
+* ``Cache-Control: public, max-age=0, s-maxage=N`` (``PUBLIC_PAGE_PROXY_SECONDS``, 1 by
+  default): a browser asks again every time, a proxy or CDN in front (the compose
+  stack's nginx) may answer from its own copy for N seconds;
+* a self-refreshing page polls ``?since=<revision>`` (:func:`poll_url`): while the
+  revision is the same the answer is ``204 No Content`` (htmx leaves the page alone), so
+  a poll costs one indexed read of the tournament's row;
+* after a change, the first request computes the page and the others wait for it
+  (:func:`_computed`: a lock in the cache, ``cache.add``) instead of computing it too.
+
+``X-Cache`` says which of these answered (hit, miss, wait, not-modified, unchanged,
+private), for the load test and for whoever reads the logs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from collections.abc import Callable, Iterable
+from email.utils import formatdate, parsedate_to_datetime
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language
+
+from ..context_processors import DENSITY_COOKIE
+from ..models import Tournament
+
+# Headers of the view's response that belong to the page (kept with it in the cache).
+_KEPT_HEADERS = ("Content-Type", "Content-Disposition", "Content-Language")
+# Statuses worth keeping: the page, and the page that tells htmx to stop polling.
+_KEPT_STATUSES = (200, 286)
+VARY = ("Cookie", "Accept-Language", "HX-Request")
+# How long one request may compute a page while the others wait for it (seconds).
+LOCK_SECONDS = 60
+WAIT_SECONDS = 30
+
+
+def shareable(request: HttpRequest) -> bool:
+    """Whether the request gets (and may fill) the shared copy: an anonymous GET with
+    no session and no pending messages (what they would show is the visitor's own)."""
+    if request.method not in ("GET", "HEAD"):
+        return False
+    cookies = request.COOKIES
+    if settings.SESSION_COOKIE_NAME in cookies or "messages" in cookies:
+        return False
+    return not request.user.is_authenticated
+
+
+def public_page(
+    request: HttpRequest, t: Tournament, build: Callable[[], HttpResponse], params: Iterable[str] = ()
+) -> HttpResponse:
+    """The response of ``build()`` for this request, from the cache when it can be.
+
+    ``params``: the query parameters the view reads; any other is dropped before
+    ``build()`` runs (and from the key), so ``?utm=…`` gets the same page and cannot fill
+    the cache with copies.  Call it after the access check (``t`` is the tournament as
+    read by it: its ``revision`` is the state the page must show at least).
+    """
+    since = request.GET.get("since")
+    _canonical_query(request, params)
+    share = shareable(request)
+    if getattr(request, "htmx", False) and since == str(t.revision):
+        return _headers(HttpResponse(status=204), share, "unchanged")
+    if not share:
+        response = build()
+        patch_cache_control(response, private=True, no_cache=True)
+        response["X-Cache"] = "private"
+        return response
+    key = _key(request, t)
+    etag = f'W/"{hashlib.blake2b(key.encode(), digest_size=12).hexdigest()}"'
+    if etag in _etags(request.META.get("HTTP_IF_NONE_MATCH", "")):
+        return _headers(HttpResponseNotModified(), share, "not-modified", etag)
+    entry = cache.get(key)
+    state = "hit"
+    if entry is None:
+        entry, response = _computed(key, build)
+        if entry is None:  # an answer that is not kept (404, redirect): as it is
+            return _headers(response, share, "miss")
+        state = "miss" if response is not None else "wait"
+    if "HTTP_IF_NONE_MATCH" not in request.META and _not_modified_since(request, entry["at"]):
+        return _headers(HttpResponseNotModified(), share, "not-modified", etag, entry["at"])
+    response = HttpResponse(entry["content"], status=entry["status"])
+    for name, value in entry["headers"].items():
+        response[name] = value
+    return _headers(response, share, state, etag, entry["at"])
+
+
+def poll_url(request: HttpRequest, t: Tournament) -> str:
+    """Where a self-refreshing page polls: this page, with the revision it shows."""
+    query = request.GET.copy()
+    query["since"] = str(t.revision)
+    return f"{request.path}?{query.urlencode()}"
+
+
+def _canonical_query(request: HttpRequest, params: Iterable[str]) -> None:
+    """Keep only the parameters the view reads (their first value), in a fixed order."""
+    kept = QueryDict(mutable=True)
+    for name in sorted(params):
+        value = request.GET.get(name)
+        if value is not None:
+            kept[name] = value
+    kept._mutable = False
+    request.GET = kept
+    request.META["QUERY_STRING"] = kept.urlencode()
+
+
+def _key(request: HttpRequest, t: Tournament) -> str:
+    variant = "|".join([
+        request.get_full_path(),
+        get_language() or "",
+        "compact" if request.COOKIES.get(DENSITY_COOKIE) == "compact" else "",
+        "htmx" if getattr(request, "htmx", False) else "",
+    ])
+    digest = hashlib.blake2b(variant.encode(), digest_size=16).hexdigest()
+    created = int(t.created.timestamp() * 1_000_000) if t.created else 0
+    return f"page:{t.pk}.{created}.{t.revision}:{code_fingerprint()}:{digest}"
+
+
+def _computed(key: str, build: Callable[[], HttpResponse]) -> tuple[dict | None, HttpResponse | None]:
+    """(entry, response): computed here (response set), or by another request this one
+    waited for (response None).  Dogpile protection: the first request after a change
+    takes a lock in the cache (``add`` is atomic on every backend Django ships but the
+    file cache) and computes; the others poll the cache until the page is there, or the
+    lock is gone without it (the computing request failed), or WAIT_SECONDS passed, and
+    then compute it themselves."""
+    lock = f"{key}:lock"
+    token = secrets.token_hex(8)
+    if not cache.add(lock, token, LOCK_SECONDS):
+        waited_until = time.monotonic() + WAIT_SECONDS
+        pause = 0.02
+        while time.monotonic() < waited_until:
+            time.sleep(pause)
+            pause = min(pause * 1.5, 0.2)
+            entry = cache.get(key)
+            if entry is not None:
+                return entry, None
+            if cache.get(lock) is None:
+                break
+    try:
+        response = build()
+        if response.status_code not in _KEPT_STATUSES or response.streaming:
+            return None, response
+        entry = {
+            "status": response.status_code,
+            "content": response.content,
+            "headers": {h: response[h] for h in _KEPT_HEADERS if h in response},
+            "at": int(time.time()),
+        }
+        cache.set(key, entry)
+        return entry, response
+    finally:
+        if cache.get(lock) == token:
+            cache.delete(lock)
+
+
+def _headers(response: HttpResponse, share: bool, state: str, etag: str = "", at: int | None = None) -> HttpResponse:
+    if share:
+        seconds = settings.PUBLIC_PAGE_PROXY_SECONDS
+        if seconds:
+            patch_cache_control(response, public=True, max_age=0, s_maxage=seconds)
+        else:
+            patch_cache_control(response, public=True, no_cache=True)
+    else:
+        patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, VARY)
+    if etag:
+        response["ETag"] = etag
+    if at is not None:
+        response["Last-Modified"] = formatdate(at, usegmt=True)
+    response["X-Cache"] = state
+    return response
+
+
+def _etags(header: str) -> set[str]:
+    found = {tag.strip() for tag in header.split(",") if tag.strip()}
+    return found | {f"W/{tag}" for tag in found if not tag.startswith("W/")}
+
+
+def _not_modified_since(request: HttpRequest, at: int) -> bool:
+    raw = request.META.get("HTTP_IF_MODIFIED_SINCE")
+    if not raw:
+        return False
+    try:
+        return int(parsedate_to_datetime(raw).timestamp()) >= at
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
+_FINGERPRINT: list[str] = []
+
+
+def code_fingerprint() -> str:
+    """A digest of the templates, the app's code and the compiled translations, the
+    same on every machine running the same release: a new release gets new keys."""
+    if not _FINGERPRINT:
+        root = Path(settings.BASE_DIR)
+        digest = hashlib.blake2b(digest_size=6)
+        for folder, pattern in (("templates", "*.html"), ("pairing", "*.py"), ("locale", "*.mo")):
+            for path in sorted((root / folder).rglob(pattern)):
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+        _FINGERPRINT.append(digest.hexdigest())
+    return _FINGERPRINT[0]
