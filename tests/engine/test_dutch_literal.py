@@ -3,14 +3,17 @@
 Each expected pairing is worked out here from the 2026 text and is also what
 bbpPairings v6.0.0 and Gacrux 1.9.57 give for the same file (the campaign files these
 came from: scripts/compare_pairings_bbp.py --subject literal); the enumerator is the
-independent reading that the engine's cross-check will compare against.
+independent reading that the engine's cross-check compares against; every named round
+here is also paired by the engine (``_paired``).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 
+from pairing.engine import System, pair_round
 from pairing.engine.trf import parse_trf
 
 from .dutch_literal import Literal, literal_pair_round, players_of
@@ -33,6 +36,14 @@ def _pairs(pairing):
     return {(b.white, b.black) for b in pairing.boards}, pairing.bye
 
 
+def _paired(snapshot):
+    """The enumerator's pairing, after checking that the engine pairs the round the same
+    way (pairs, colours, PAB): each named case here holds for both."""
+    pairing = literal_pair_round(snapshot)
+    assert _pairs(pair_round(replace(snapshot, system=System.DUTCH))) == _pairs(pairing)
+    return pairing
+
+
 def test_c5_pab_to_the_lowest_score_moves_the_top_bracket():
     """[C5] ranks above [C6]: the top scoregroup {2, 5} could pair 2-5, but then 1 and 3
     (who met) are left with 4 and the PAB must go to 1 or 3 (0.5).  Both top players
@@ -45,7 +56,7 @@ def test_c5_pab_to_the_lowest_score_moves_the_top_bracket():
         (5, 1099, "1.0", "0000 - U"),
         (6, 2685, "0.0", "0000 - Z"),
     ], ["240 Z   2    6", "XXR 5", "XXC black1", "152 B"])
-    pairing = literal_pair_round(parse_trf(text).snapshot())
+    pairing = _paired(parse_trf(text).snapshot())
     assert _pairs(pairing) == ({(1, 2), (5, 3)}, 4)
 
 
@@ -61,7 +72,7 @@ def test_c2_and_c4_choose_the_mdp_set_whose_limbo_takes_the_pab():
         (4, 1225, "1.0", "   2 w =     3 b 0  0000 - U"),
         (5, 1594, "0.5", "0000 - Z     2 b =     1 w 0"),
     ], ["XXR 4", "XXC white1", "152 W", "162  W 1.0    D 0.5    L 0.0    P 0.5"])
-    pairing = literal_pair_round(parse_trf(text).snapshot())
+    pairing = _paired(parse_trf(text).snapshot())
     assert {frozenset((b.white, b.black)) for b in pairing.boards} == {frozenset((1, 2)), frozenset((4, 5))}
     assert pairing.bye == 3
 
@@ -72,7 +83,7 @@ def test_round_one_colours_count_tpns_of_the_players_present():
     who takes part (bbpPairings and Gacrux alike); 9 players, TPN 11 the lowest, PAB."""
     rows = [(i, 2500 - 60 * i, "0.0", "") for i in range(1, 12)]
     text = _trf(rows, ["240 Z   1    1   10", "XXR 10", "XXC white1", "152 W"])
-    pairing = literal_pair_round(parse_trf(text).snapshot())
+    pairing = _paired(parse_trf(text).snapshot())
     assert _pairs(pairing) == ({(2, 6), (7, 3), (4, 8), (9, 5)}, 11)
 
 
@@ -178,7 +189,7 @@ def test_c9_the_pab_goes_to_the_downfloater_with_fewer_unplayed_games():
         (10, 1354, "1.5", "   5 w 0     7 b =     9 w 0     8 w 0  0000 - U"),
         (11, 1351, "2.5", "0000 - U     3 b =     5 w 0     7 b 1     4 w 0"),
     ], ["260   1   7    1   11", "XXR 7", "XXC black1", "152 B"])
-    pairing = literal_pair_round(parse_trf(text).snapshot())
+    pairing = _paired(parse_trf(text).snapshot())
     assert _pairs(pairing) == ({(1, 7), (3, 2), (4, 5), (6, 10), (9, 11)}, 8)
 
 
@@ -202,7 +213,7 @@ def test_last_round_topscorer_meets_a_non_topscorer_with_the_same_absolute_prefe
     ps = players_of(snapshot)
     assert ps[1].topscorer and not ps[5].topscorer
     assert ps[1].strength == ps[5].strength == 3 and ps[1].pref == ps[5].pref
-    assert _pairs(literal_pair_round(snapshot)) == ({(1, 5), (3, 2)}, 4)
+    assert _pairs(_paired(snapshot)) == ({(1, 5), (3, 2)}, 4)
 
 
 def test_bbppairings_2025_c5_case_pab_to_the_zero_rather_than_pairing_the_leaders():
@@ -218,7 +229,7 @@ def test_bbppairings_2025_c5_case_pab_to_the_zero_rather_than_pairing_the_leader
         (5, 2673, "1.0", "   2 w 0     6 b 1"),
         (6, 2664, "0.0", "   3 b 0     5 w 0"),
     ], ["240 Z   3    4", "XXR 3", "XXC white1", "152 W"])
-    assert _pairs(literal_pair_round(parse_trf(text).snapshot())) == ({(1, 5), (3, 2)}, 6)
+    assert _pairs(_paired(parse_trf(text).snapshot())) == ({(1, 5), (3, 2)}, 6)
 
 
 def test_bbppairings_2025_c9_case_pab_to_the_zero_who_has_played():
@@ -232,4 +243,4 @@ def test_bbppairings_2025_c9_case_pab_to_the_zero_who_has_played():
         (4, 2689, "0.0", "   2 w 0"),
         (5, 2673, "0.0", "0000 - Z"),
     ], ["XXR 3", "XXC white1", "152 W"])
-    assert _pairs(literal_pair_round(parse_trf(text).snapshot())) == ({(2, 1), (3, 5)}, 4)
+    assert _pairs(_paired(parse_trf(text).snapshot())) == ({(2, 1), (3, 5)}, 4)
