@@ -144,7 +144,7 @@ def cache_settings() -> dict:
     every worker and every web machine: they must all see one copy, or each would compute
     the page again and hold it alone.
 
-    By default the database (a table made by migration 0024): no server beyond the one
+    By default the database (a table made by migration 0025): no server beyond the one
     the site already has.  ``REDIS_URL`` (redis://host:6379/0) or ``MEMCACHED_URL``
     (memcached://host:11211) moves it to Redis or Memcached; nothing else changes.
     """

@@ -19,7 +19,7 @@ def drop(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("pairing", "0023_jobs"),
+        ("pairing", "0024_late_entries"),
     ]
 
     operations = [migrations.RunPython(create, drop, elidable=False)]
