@@ -47,6 +47,7 @@ class Level:
     name: str  # the criterion, as the explanation names it
     fn: Callable[[int, int], int]  # (x position, y position) -> contribution
     bracket_only: bool  # only bracket pairs contribute (bounds the level's width)
+    cap: int = 0  # at most this many pairs contribute (0: no bound beyond bracket_only)
 
 
 class Levels:
@@ -55,9 +56,11 @@ class Levels:
 
     def __init__(self, states: Sequence[DutchPlayerState], vertices: Sequence[int], n_mdp: int, n_res: int,
                  n_next: int, bye_candidate: Sequence[bool], odd: bool, c9: bool, bye_score: Decimal | None,
-                 rounds_played: int):
-        """``vertices``: indices into ``states``, or -1 for a stand-in of the players below
-        the next scoregroup (see :meth:`pairing.engine.dutch.pairer._Round.pair_bracket`)."""
+                 rounds_played: int, relaxed: bool = False):
+        """``vertices``: indices into ``states``.  ``relaxed``: the players below the next
+        scoregroup are left out and any player may go down to them (see
+        :meth:`pairing.engine.dutch.pairer._Round.pair_bracket`): the completion level is
+        then 0 for every pair."""
         self.vertices = list(vertices)
         st = [states[v] if v >= 0 else None for v in vertices]
         self.st = st
@@ -76,19 +79,25 @@ class Levels:
         notcand = [0 if c else 1 for c in bye_candidate]
         levels: list[Level] = []
 
-        if odd:
+        if relaxed:
+            levels.append(Level("completion", lambda i, j: 0, False))
+        elif odd:
             levels.append(Level("completion", lambda i, j: 1 + notcand[i] + notcand[j], False))
         else:
             levels.append(Level("completion", lambda i, j: 1, False))
         levels.append(Level("C6", lambda i, j: 1 if is_r[j] else 0, True))
         mdp_scores = sorted({score[i] for i in range(n_mdp)}, reverse=True)
+        at_score: dict = {}
+        for i in range(b_end):
+            at_score[score[i]] = at_score.get(score[i], 0) + 1
         for sigma in mdp_scores:
-            levels.append(Level("C7", lambda i, j, s=sigma: 1 if is_r[j] and is_m[i] and score[i] == s else 0, True))
+            levels.append(Level("C7", lambda i, j, s=sigma: 1 if is_r[j] and is_m[i] and score[i] == s else 0, True,
+                                at_score[sigma]))
         if n_next:
-            levels.append(Level("C8", lambda i, j: 1 if is_n[j] else 0, False))
+            levels.append(Level("C8", lambda i, j: 1 if is_n[j] else 0, False, min(n_next, (b_end + n_next) // 2)))
             for sigma in sorted({score[i] for i in range(b_end)}, reverse=True):
                 levels.append(Level("C8", lambda i, j, s=sigma: 1 if is_n[j] and i < b_end and score[i] == s else 0,
-                                    False))
+                                    False, min(at_score[sigma], n_next)))
         rank = [0] * n
         if c9 and bye_score is not None:
             at = [s is not None and s.score == bye_score for s in st]
@@ -111,10 +120,10 @@ class Levels:
             for sigma in mdp_scores:
                 if up:
                     levels.append(Level(name, lambda i, j, s=sigma, f=flags: 1 if is_r[j] and is_m[i]
-                                        and score[i] == s and not f[j] else 0, True))
+                                        and score[i] == s and not f[j] else 0, True, at_score[sigma]))
                 else:
                     levels.append(Level(name, lambda i, j, s=sigma, f=flags: 1 if is_r[j] and is_m[i]
-                                        and score[i] == s and f[i] else 0, True))
+                                        and score[i] == s and f[i] else 0, True, at_score[sigma]))
         self.all_levels = levels
         self.is_m, self.is_r, self.is_n = is_m, is_r, is_n
         # players alike for every level share a signature: levels are computed once per
@@ -177,5 +186,7 @@ def widths(levels: Sequence[Level], values: dict[tuple[int, int], tuple[int, ...
     for k, lv in enumerate(levels):
         top = max((v[k] for v in distinct), default=0)
         pairs = (n_bracket if lv.bracket_only else n_vertices) // 2
+        if lv.cap:
+            pairs = min(pairs, lv.cap)
         out.append(max(1, (top * pairs).bit_length()))
     return out

@@ -37,10 +37,11 @@ from .criteria import MAX_BITS, Levels
 from .state import DutchPlayerState, dutch_states
 
 MAX_BITS_ORDER = MAX_BITS
+RELAX_BELOW = 8  # more players than this below the next scoregroup: pair the bracket relaxed first
 
 
 class _StandInFailed(Exception):
-    """The stand-ins for the players below gave an answer the real players do not allow."""
+    """The relaxed bracket gave an answer the real players below do not allow."""
 
 
 def pair_round(snapshot: Snapshot) -> Pairing:
@@ -216,58 +217,54 @@ class _Round:
     def pair_bracket(self, score: Decimal, mdps: list[int], residents: list[int], nxt: list[int],
                      lower: list[int], odd: bool):
         """The bracket's candidate.  The players below the next scoregroup matter only for
-        completion ([C4]); when they are many, the matching sees stand-ins for them (any of
-        the bracket's or the next scoregroup's players may pair with a stand-in) and every
-        answer it gives is checked on the real players (one cardinality matching); if one
-        fails the bracket is paired again with the real players."""
-        nb = len(mdps) + len(residents)
+        completion ([C4]); when they are many, the matching leaves them out and lets any
+        player of the bracket or the next scoregroup go down to them (a relaxation: it
+        allows every real candidate and more), and every answer it gives is checked on the
+        real players (one cardinality matching); if one fails, the bracket is paired again
+        with the real players."""
         c9 = odd and self.s_star is not None and self.s_star >= score and self._pairs_all_but_one(
             mdps, residents, nxt + lower)
-        room = nb + len(nxt) + 2
-        if len(lower) > room:
-            stand_ins = room - ((room - len(lower)) % 2)
+        if len(lower) > RELAX_BELOW:
             try:
-                return self._pair_bracket(score, mdps, residents, nxt, lower, odd, c9, stand_ins)
+                return self._pair_bracket(score, mdps, residents, nxt, lower, odd, c9, True)
             except _StandInFailed:
                 pass
-        return self._pair_bracket(score, mdps, residents, nxt, lower, odd, c9, 0)
+        return self._pair_bracket(score, mdps, residents, nxt, lower, odd, c9, False)
 
     def _pair_bracket(self, score: Decimal, mdps: list[int], residents: list[int], nxt: list[int],
-                      lower: list[int], odd: bool, c9: bool, stand_ins: int):
+                      lower: list[int], odd: bool, c9: bool, relaxed: bool):
         nb = len(mdps) + len(residents)
         n_end = nb + len(nxt)
-        vertices = mdps + residents + nxt + ([-1] * stand_ins if stand_ins else lower)
+        vertices = mdps + residents + nxt + ([] if relaxed else lower)
         st = self.st
-        lower_cand = any(self.cand[v] for v in lower)
-        cand = [self.cand[v] if v >= 0 else lower_cand for v in vertices]
+        cand = [self.cand[v] for v in vertices]
         levels = Levels(st, vertices, len(mdps), len(residents), len(nxt), cand, odd, c9, self.s_star,
-                        self.snapshot.round_number - 1)
+                        self.snapshot.round_number - 1, relaxed)
         n_m = len(mdps)
         legal = self.legal
         legal_pairs = []
         for i in range(len(vertices)):
             vi = vertices[i]
             for j in range(max(i + 1, n_m), len(vertices)):
-                vj = vertices[j]
-                if vi < 0 or vj < 0 or legal(vi, vj):
+                if legal(vi, vertices[j]):
                     legal_pairs.append((i, j))
         solver = BracketSolver(levels, legal_pairs, nb)
-        checked: dict[tuple[frozenset[int], bool], bool] = {}
+        checked: dict[frozenset[int], bool] = {}
 
         def real(o) -> bool:
-            """The stand-ins' answer holds for the real players below."""
-            if not stand_ins:
+            """The relaxed answer holds for the real players below: those the matching
+            left unpaired go down to them, and all of them still pair ([C4]; the PAB, if
+            any, to a player [C2] and [C5] allow)."""
+            if not relaxed:
                 return True
-            down = frozenset(vertices[p] for p in range(n_end) if o.mate[p] >= n_end)
-            bye_below = any(o.mate[p] == -1 for p in range(n_end, len(vertices)))
-            key = (down, bye_below)
-            if key not in checked:
+            down = frozenset(vertices[p] for p in range(n_end) if o.mate[p] == -1)
+            if down not in checked:
                 vs = lower + sorted(down)
-                if bye_below:
-                    checked[key] = self._complete_with_bye(vs, {v for v in lower if self.cand[v]})
+                if len(vs) % 2:
+                    checked[down] = self._complete_with_bye(vs, {v for v in vs if self.cand[v]})
                 else:
-                    checked[key] = has_perfect_matching(len(vs), lambda a, b: legal(vs[a], vs[b]))
-            if not checked[key]:
+                    checked[down] = has_perfect_matching(len(vs), lambda a, b: legal(vs[a], vs[b]))
+            if not checked[down]:
                 raise _StandInFailed
             return True
 
@@ -297,9 +294,8 @@ class _Round:
         best = solver.solve()
         need = len(vertices) // 2
         matched = sum(1 for m in best.mate if m != -1) // 2
-        if matched < need or (odd and not any(best.mate[p] == -1 and cand[p] for p in range(len(vertices)))):
-            if stand_ins:
-                raise _StandInFailed
+        if not relaxed and (matched < need or (odd and not any(
+                best.mate[p] == -1 and cand[p] for p in range(len(vertices))))):
             self._no_pairing(vertices, "No complete pairing of the remaining players exists ([C4])")
         real(best)
         vstar = solver.criteria_value(best)
