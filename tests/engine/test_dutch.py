@@ -270,3 +270,37 @@ def test_cli_pair_and_explain(tmp_path: Path, capsys):
     assert first == "4"  # three boards and the PAB
     assert "Pairing-allocated bye ([C2], [C5], 1.9.1)" in text
     assert "downfloaters:" in text
+
+
+# ---------------------------------------------------------------- the fast path is the slow path
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(8, 40))
+def test_property_fast_path_equals_weighted_matching(seed, players):
+    """:mod:`pairing.engine.dutch.fast` (kinds, a bound, cardinality checks) against the
+    weighted matching with its constrained re-solves, on every round of random
+    tournaments: brackets from 4 residents take the fast path when it can prove its
+    answer, and must give the same pairs, colours and PAB as the matching."""
+    import pairing.engine.dutch.pairer as pairer
+
+    cfg = GeneratorConfig(players=players, rounds=7, seed=seed, bye_rate=0.03, forfeit_rate=0.03)
+    snaps = []
+
+    def record(snap):
+        pairing = dutch(snap)
+        snaps.append(replace(snap, system=System.DUTCH))
+        return pairing
+
+    generate(cfg, pairer=record)
+    saved = pairer.FAST_MIN
+    try:
+        for snap in snaps:
+            pairer.FAST_MIN = 4
+            fast = dutch(snap)
+            pairer.FAST_MIN = 10**9
+            slow = dutch(snap)
+            assert [(b.white, b.black) for b in fast.boards] == [(b.white, b.black) for b in slow.boards]
+            assert fast.bye == slow.bye
+    finally:
+        pairer.FAST_MIN = saved

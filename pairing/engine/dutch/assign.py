@@ -27,16 +27,31 @@ from ..matching import lex_first_assignment
 INF = float("inf")
 
 
-def transport_duals(row_count: dict[int, int], col_count: dict[int, int], weight: dict[tuple[int, int], int],
-                    left_over: int) -> tuple[dict[int, int], dict[int, int], int] | None:
+def transport_duals(row_count: dict, col_count: dict, weight: dict[tuple, int],
+                    left_over: int) -> tuple[dict, dict, int] | None:
+    """See :func:`_transport`: the optimal prices, or None."""
+    got = _transport(row_count, col_count, weight, left_over)
+    return None if got is None else got[1]
+
+
+def transport_value(row_count: dict, col_count: dict, weight: dict[tuple, int], left_over: int,
+                    caps: dict[tuple, int] | None = None) -> int | None:
+    """See :func:`_transport`: the optimal value, or None.  ``caps``: capacities of some
+    kind-to-kind arcs (only for values: the prices assume uncapped arcs)."""
+    got = _transport(row_count, col_count, weight, left_over, caps)
+    return None if got is None else got[0]
+
+
+def _transport(row_count: dict, col_count: dict, weight: dict[tuple, int],
+               left_over: int, caps: dict[tuple, int] | None = None) -> tuple[int, tuple[dict, dict, int]] | None:
     """Maximum-weight assignment of the rows (every row matched) to the columns (at most
     once each; ``left_over`` columns stay unmatched, worth 0), by kinds.  Returns dual
     prices (row kind -> p, column kind -> q, unmatched -> u) with a pair (r, c) tight
     when weight = p[r] - q[c] ... in the form ``reduced(r, c) == 0``; None when the rows
     cannot all be matched."""
     # nodes: 0 source, 1 sink, 2 unmatched, rows, columns
-    rows = sorted(row_count)
-    cols = sorted(col_count)
+    rows = sorted(row_count, key=str)
+    cols = sorted(col_count, key=str)
     rid = {t: 3 + k for k, t in enumerate(rows)}
     cid = {t: 3 + len(rows) + k for k, t in enumerate(cols)}
     n = 3 + len(rows) + len(cols)
@@ -54,11 +69,13 @@ def transport_duals(row_count: dict[int, int], col_count: dict[int, int], weight
     if left_over:
         arc(0, 2, left_over, 0)
     for (r, c), w in weight.items():
-        arc(rid[r], cid[c], need, -w)
+        if r in rid and c in cid:
+            arc(rid[r], cid[c], caps.get((r, c), need) if caps else need, -w)
     for t in cols:
         arc(2, cid[t], need, 0)
         arc(cid[t], 1, col_count[t], 0)
     flow = 0
+    total = 0
     dist: list = []
     while flow < need:
         dist = [INF] * n
@@ -96,6 +113,7 @@ def transport_duals(row_count: dict[int, int], col_count: dict[int, int], weight
             graph[v][e[3]][1] += push
             v = a
         flow += push
+        total += push * dist[1]
     # optimal prices: shortest distances in the final residual graph from a virtual node
     # joined to every node at cost 0 (no negative cycle remains at an optimum)
     pot = [0] * n
@@ -109,7 +127,7 @@ def transport_duals(row_count: dict[int, int], col_count: dict[int, int], weight
                     changed = True
         if not changed:
             break
-    return ({t: pot[rid[t]] for t in rows}, {t: pot[cid[t]] for t in cols}, pot[2])
+    return -total, ({t: pot[rid[t]] for t in rows}, {t: pot[cid[t]] for t in cols}, pot[2])
 
 
 def first_best_assignment(rows: Sequence[int], cols: Sequence[int], kind: Callable[[int], int],
@@ -131,7 +149,7 @@ def first_best_assignment(rows: Sequence[int], cols: Sequence[int], kind: Callab
         return None
     p, q, u = duals
     # reduced cost of row kind r -> column kind c: -w + p[r] - q[c] >= 0; tight at 0
-    tight = {(r, c) for (r, c), w in weight.items() if -w + p[r] - q[c] == 0}
+    tight = {(r, c) for (r, c), w in weight.items() if r in p and c in q and -w + p[r] - q[c] == 0}
     spare = {c for c in col_count if u - q[c] == 0}
     n = len(cols)
     kr = [kind(r) for r in rows]

@@ -135,7 +135,7 @@ class Levels:
                 sig.append((role, notcand[i]))
             else:
                 sig.append((role, notcand[i], rank[i], s.score, s.preference, s.strength, s.imbalance, s.repeated,
-                            d1[i], d2[i], u1[i], u2[i]))
+                            d1[i], d2[i], u1[i], u2[i], s.topscorer))
         ids: dict[tuple, int] = {}
         self.sig = [ids.setdefault(x, len(ids)) for x in sig]
 

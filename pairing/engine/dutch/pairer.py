@@ -34,6 +34,7 @@ from .assign import first_best_assignment
 from .bracket import BracketSolver, Constraints, exchange_order
 from .colours import allocate, ranks_higher, who
 from .criteria import MAX_BITS, Levels
+from .fast import FAST_MIN, FastBracket
 from .state import DutchPlayerState, dutch_states
 
 MAX_BITS_ORDER = MAX_BITS
@@ -224,6 +225,10 @@ class _Round:
         with the real players."""
         c9 = odd and self.s_star is not None and self.s_star >= score and self._pairs_all_but_one(
             mdps, residents, nxt + lower)
+        if len(residents) >= FAST_MIN and len(mdps) <= 1:
+            got = FastBracket(self, score, mdps, residents, nxt, lower, odd, c9).run()
+            if got is not None:
+                return self._fast_result(score, mdps, residents, got, c9)
         if len(lower) > RELAX_BELOW:
             try:
                 return self._pair_bracket(score, mdps, residents, nxt, lower, odd, c9, True)
@@ -509,6 +514,36 @@ class _Round:
         if trial is None:
             return None
         return trial, list(zip(s1, cols, strict=True))
+
+    def _fast_result(self, score: Decimal, mdps: list[int], residents: list[int], got, c9: bool):
+        """A bracket paired by :mod:`.fast`: pairs and downfloaters as the driver wants
+        them, and its trace."""
+        pairs, down = got
+        vertices = mdps + residents
+        ids = [self.st[v].id for v in vertices]
+        paired = {p for pr in pairs for p in pr}
+        down = [p for p in range(len(vertices)) if p not in paired]
+        mdp_pairs = [pr for pr in pairs if pr[0] < len(mdps)]
+        rem = [p for p in range(len(mdps), len(vertices)) if p not in {b for _, b in mdp_pairs}]
+        n_rem = (len(rem)) // 2
+        notes = ["The first candidate in the order of generation reaches a bound no candidate can pass on the "
+                 "criteria ([C6], [C7], [C9]-[C21] by kinds of players), and its downfloater is as good as any on "
+                 "[C4] and [C8]: accepted (3.4)."]
+        if c9:
+            notes.append("[C9] applies: this bracket's only downfloater receives the pairing-allocated bye.")
+        trace = BracketTrace(
+            score=score,
+            residents=tuple(ids[p] for p in range(len(mdps), len(vertices))),
+            moved_down=tuple(ids[p] for p in range(len(mdps))),
+            limbo=tuple(ids[p] for p in range(len(mdps)) if p in down),
+            s1=tuple(ids[a] for a, _ in pairs),
+            t2=tuple(ids[b] for _, b in pairs),
+            remainder_s1=tuple(ids[p] for p in rem[:n_rem]),
+            remainder_s2=tuple(ids[p] for p in rem[n_rem:]),
+            downfloaters=tuple(ids[p] for p in down),
+            notes=tuple(notes),
+        )
+        return [(vertices[a], vertices[b]) for a, b in pairs], [vertices[p] for p in down], trace
 
     def _crossing(self, c: Constraints, s1: list[int], remainder: list[int], everyone: frozenset[int]) -> Constraints:
         """S1R players must pair with S2R players; S2R players may not pair each other."""
