@@ -93,3 +93,56 @@ def test_the_check_sees_a_relative_import_that_points_up(tmp_path):
     module = tmp_path / "bad.py"
     module.write_text("def f():\n    from ..services import rounds\n")
     assert "services.rounds" in _imports(module, "pairing.models")
+
+
+def _service_graph() -> dict[str, set[str]]:
+    """``services.X`` -> the ``services.Y`` it imports (anywhere in the module)."""
+    graph: dict[str, set[str]] = {}
+    for path, package in _modules("services"):
+        me = "services." + path.stem if path.name != "__init__.py" else "services"
+        out = set()
+        for name in _imports(path, package):
+            parts = name.split(".")
+            if parts[0] == "services" and len(parts) > 1 and (PAIRING / "services" / f"{parts[1]}.py").exists():
+                out.add("services." + parts[1])
+        graph[me] = out - {me}
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of ``graph`` (as a path that comes back to its start), or []."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return []
+
+
+def test_services_depend_on_each_other_in_one_direction():
+    """No import cycle among the service modules (imports inside functions count): a step
+    two services share lives in a lower module (drafts, events), not in one of them."""
+    cycle = _cycle(_service_graph())
+    assert not cycle, " -> ".join(cycle)
+
+
+def test_the_cycle_check_finds_a_cycle():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": set()}) == []

@@ -389,6 +389,12 @@ class Tournament(models.Model):
 
     # -- byes -----------------------------------------------------------
 
+    def absent_ids(self, round_number: int) -> frozenset[int]:
+        """Players not to be paired in ``round_number``: requested byes and withdrawals."""
+        byes = self.bye_set.requested().filter(round_number=round_number)
+        withdrawn = self.player_set.filter(withdrawn_from_round__lte=round_number)
+        return frozenset(byes.values_list("player_id", flat=True)) | frozenset(withdrawn.values_list("pk", flat=True))
+
     # -- players --------------------------------------------------------
 
     # -- forbidden pairs ------------------------------------------------

@@ -36,9 +36,7 @@ def group_a_last(t: Tournament) -> Player | None:
 
 def _last_by_the_rules(t: Tournament) -> Player | None:
     """2.1: the ``2 * ceil(N / 4)``-th of the N players to be paired in round 1."""
-    from .snapshot import absent_ids
-
-    absent = absent_ids(t, 1)
+    absent = t.absent_ids(1)
     present = [p for p in t.player_set.order_by("tpn")
                if p.pk not in absent and p.tpn is not None and p.entered_by(1)]
     if not present:

@@ -15,8 +15,8 @@ from ..models import (
     Tournament,
 )
 from ..wording import in_english
-from . import integrity, restore
-from .rounds import discard_draft
+from . import events, integrity, restore
+from .drafts import discard_draft
 
 _LATE = {
     "adding": gettext_lazy("Forbidden pairs are set before round 1 is paired; adding one now is a departure from "
@@ -47,8 +47,8 @@ def _late_change(tournament: Tournament, user, confirmations: int, what: str, la
 
 def _record_late(tournament: Tournament, user, point: dict | None, line: str) -> None:
     if point is not None:
-        number = integrity.last_paired(tournament)
-        integrity.record(tournament, IntegrityKind.FORBIDDEN, number, f"{line} @ Round {number}", user, point=point)
+        number = events.last_paired(tournament)
+        events.record(tournament, IntegrityKind.FORBIDDEN, number, f"{line} @ Round {number}", user, point=point)
 
 
 def forbidden_pair_names(tournament: Tournament) -> list[str]:

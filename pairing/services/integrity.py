@@ -31,8 +31,8 @@ from ..models import (
     Tournament,
 )
 from ..warning_levels import Level, require
-from ..wording import in_english
 from . import restore
+from .events import last_paired, record  # noqa: F401 - callers' names (the steps live below)
 from .snapshot import build_snapshot
 
 
@@ -115,30 +115,6 @@ def recheck_rounds(t: Tournament) -> list[tuple[int, list[str]]]:
         if found:
             out.append((rnd.number, found))
     return out
-
-
-def record(t: Tournament, kind: str, round_number: int, line: str, user=None, *, detail: str = "",
-           point: dict | None = None) -> IntegrityEvent:
-    """Store an event (inside the caller's transaction).  ``point``: the restore point
-    taken before the act; taken now when not given."""
-    known = user is not None and user.is_authenticated
-    event = IntegrityEvent.objects.create(
-        tournament=t, kind=kind, round_number=round_number, line=line, detail=detail,
-        user=user if known else None, username=user.get_username() if known else "",
-        restore_point=point if point is not None else restore.take(t),
-        numbers=list(t.player_set.exclude(tpn=None).order_by("tpn").values_list("pk", flat=True)),
-    )
-    AuditEntry.log(
-        t, user, AuditAction.INTEGRITY, f"Pairing-integrity event: {event.report_line}" + (f" {detail}" if detail else ""),
-        obj=event, label=in_english(IntegrityKind(kind).label),
-    )
-    return event
-
-
-def last_paired(t: Tournament) -> int:
-    """The last round paired (published, or the draft): the N of ``@ Round N``."""
-    last = t.round_set.order_by("-number").first()
-    return last.number if last else 0
 
 
 def leave_fide_mode(t: Tournament, user, confirmations: int, *, why: str = "", extra: list[str] | None = None,

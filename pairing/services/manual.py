@@ -33,7 +33,7 @@ from ..models import (
     Tournament,
 )
 from ..warning_levels import Level, require
-from . import integrity, restore
+from . import events, integrity, restore
 from .rounds import open_next_round, warnings_for
 from .snapshot import absent_ids
 
@@ -209,7 +209,7 @@ def end_session(rnd: Round, user=None, confirmations: int = 0) -> str:
         if found:
             with translation.override("en"):  # the event's detail is a record, in English
                 detail = " ".join(warnings_for(rnd))
-            integrity.record(t, IntegrityKind.MANUAL_PAIRING, rnd.number,
+            events.record(t, IntegrityKind.MANUAL_PAIRING, rnd.number,
                              f"MPA @ Round {rnd.number}: {engine_text} => {ours.text(tpn)}", user,
                              detail=detail, point=point)
             log = "Session ended; the round differs from the engine's pairing and the difference is recorded."

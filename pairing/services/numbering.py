@@ -101,8 +101,8 @@ def exchange(t: Tournament, a: Player, b: Player, user, confirmations: int = 0) 
     event (a ### line)."""
     from ..models import TITLE_ORDER, AuditAction, AuditEntry, IntegrityKind
     from ..warning_levels import Level, require
-    from . import integrity, restore
-    from .rounds import discard_draft
+    from . import events, restore
+    from .drafts import discard_draft
 
     _not_frozen(t, _("an exchange"))
     if a.pk == b.pk:
@@ -141,8 +141,8 @@ def exchange(t: Tournament, a: Player, b: Player, user, confirmations: int = 0) 
                        label=f"TPN {first} <=> {second}", before={a.name: first, b.name: second},
                        after={a.name: second, b.name: first})
         if point is not None:
-            number = integrity.last_paired(t)
-            integrity.record(t, IntegrityKind.TPN, number,
+            number = events.last_paired(t)
+            events.record(t, IntegrityKind.TPN, number,
                              f"Pairing numbers exchanged @ Round {number}: {first} <=> {second}", user, point=point)
 
 
@@ -152,7 +152,7 @@ def regenerate(t: Tournament, user, confirmations: int = 0) -> int:
     two or more numbers move (Q154).  Returns the number of players renumbered."""
     from ..models import AuditAction, AuditEntry
     from ..warning_levels import Level, require
-    from .rounds import discard_draft
+    from .drafts import discard_draft
 
     _not_frozen(t, _("regenerating the numbers"))
     moved = moves(t, by_rules(t))

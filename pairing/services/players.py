@@ -28,9 +28,9 @@ from ..models import (
 )
 from ..warning_levels import Level, require
 from ..wording import counted, points_text
-from . import integrity, numbering, restore
+from . import events, numbering, restore
+from .drafts import discard_draft
 from .numbering import renumber
-from .rounds import discard_draft
 
 
 def set_byes(
@@ -113,7 +113,7 @@ def set_byes(
                 label=f"Round {round_number} byes", before=before, after=after,
             )
         if full:
-            integrity.record(
+            events.record(
                 tournament, IntegrityKind.FULL_BYE, round_number,
                 f"Full-point bye @ Round {round_number}: " + " ".join(str(p.tpn) for p in full), user, point=point,
             )

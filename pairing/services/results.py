@@ -17,8 +17,8 @@ from ..models import (
 )
 from ..warning_levels import Level, require
 from ..wording import in_english
-from . import integrity, restore
-from .rounds import discard_draft
+from . import events, restore
+from .drafts import discard_draft
 
 
 def closed_before(t: Tournament) -> int:
@@ -124,7 +124,7 @@ def record_result(g: Game, result: str, user=None, expected: str | None = None, 
             after={"result": result},
         )
         if point is not None:
-            integrity.record(tournament, IntegrityKind.RESULT, game.round.number, line, user, point=point)
+            events.record(tournament, IntegrityKind.RESULT, game.round.number, line, user, point=point)
     g.result = result
     return True
 
@@ -168,5 +168,5 @@ def correct_for_rating(g: Game, result: str, user=None, confirmations: int = 0) 
             obj=game, label=f"Round {game.round.number} board {game.board}",
             before={"rating_result": before}, after={"rating_result": wanted},
         )
-        integrity.record(tournament, IntegrityKind.RATING_RESULT, game.round.number, line, user, point=point)
+        events.record(tournament, IntegrityKind.RATING_RESULT, game.round.number, line, user, point=point)
     return True

@@ -31,6 +31,7 @@ from ..models import (
 )
 from ..warning_levels import Level, require
 from . import acceleration, roundrobin
+from .drafts import discard_draft  # noqa: F401 - callers' name (the step lives below the services)
 from .numbering import renumber
 from .snapshot import build_snapshot
 
@@ -340,26 +341,6 @@ def warnings_for(rnd: Round, player_ids: list[int] | None = None, snapshot: Snap
                   "(already had a PAB, a forfeit win or a full-point unplayed round; C2).") % {"name": pab.player.name_among(clashes)}
             )
     return out
-
-
-def discard_draft(tournament: Tournament, user=None, reason: str = "") -> bool:
-    """Drop the draft round (its games and PAB) if there is one."""
-    with transaction.atomic():
-        tournament.lock()
-        draft = tournament.draft_round()
-        if draft is None:
-            return False
-        boards = draft.board_list()
-        # the draft's PAB, and in a round robin the table's bye (a zero-point bye it made)
-        kinds = [ByeKind.PAIRING, ByeKind.ZERO] if Tournament.objects.get(pk=tournament.pk).round_robin else [ByeKind.PAIRING]
-        Bye.objects.filter(tournament=tournament, round_number=draft.number, kind__in=kinds).delete()
-        draft_pk = draft.pk
-        draft.delete()
-        AuditEntry.log(
-            tournament, user, AuditAction.DISCARD, f"Draft of round {draft.number} discarded. {reason}".strip(),
-            object_type="round", object_id=draft_pk, label=f"Round {draft.number} (draft)", before=boards,
-        )
-    return True
 
 
 def publish(rnd: Round, user=None) -> bool:

@@ -70,11 +70,7 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
 
 def absent_ids(t: Tournament, round_number: int) -> frozenset[int]:
     """Players not to be paired in ``round_number``: requested byes and withdrawals."""
-    byes = Bye.objects.requested().filter(tournament=t, round_number=round_number)
-    withdrawn = t.player_set.filter(withdrawn_from_round__lte=round_number)
-    return frozenset(byes.values_list("player_id", flat=True)) | frozenset(
-        withdrawn.values_list("pk", flat=True)
-    )
+    return t.absent_ids(round_number)
 
 
 def numbers_in(players: list[Player], round_number: int) -> dict[int, int]:

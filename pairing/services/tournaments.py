@@ -16,9 +16,9 @@ from ..models import (
     Tournament,
 )
 from ..warning_levels import Level, require
-from . import integrity, player_ratings, restore
+from . import events, integrity, player_ratings, restore
+from .drafts import discard_draft
 from .numbering import renumber
-from .rounds import discard_draft
 
 
 def log_created(tournament: Tournament, user) -> None:
@@ -143,8 +143,8 @@ def save_settings(tournament: Tournament, save: Callable[[], Tournament], user, 
             )
         really = [f for f in fixed if f in changed]
         if point is not None and really:
-            number = integrity.last_paired(t)
-            integrity.record(
+            number = events.last_paired(t)
+            events.record(
                 t, IntegrityKind.SETTINGS, number,
                 _fixed_change_line(number, before, after, really, [n for n, _ in redone]), user, point=point,
             )

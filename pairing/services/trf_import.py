@@ -35,7 +35,7 @@ from ..models import (
 )
 from ..warning_levels import Level, require
 from ..wording import in_english
-from . import acceleration, import_review, integrity, restore
+from . import acceleration, events, import_review, integrity, restore
 from .forbidden_pairs import forbidden_pair_names
 from .numbering import renumber
 
@@ -277,7 +277,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             },
         )
         for number, line, _found, recorded in differing:
-            integrity.record(t, IntegrityKind.IMPORT, number, line, user, detail=recorded, point=point)
+            events.record(t, IntegrityKind.IMPORT, number, line, user, detail=recorded, point=point)
     if report is not None:
         report.extend(reviewed.notes + reviewed.changes)
     return len(created)
