@@ -6,6 +6,14 @@ the first rows it cannot read.
 
 Names are searched without accents, case or word order: :func:`search_keys` gives the
 two keys stored per row ("surname given" and "given surname", lower case, ASCII).
+
+A damaged or hostile file is a :class:`RatingFileError` that says what and where, never
+another exception: a damaged zip, a control character (line break, NUL) in a value, a
+value longer than its column, digits that are not ASCII digits.  Caps keep a small file
+from taking the server's memory or time (a zip bomb): the unzipped size
+(:data:`MAX_UNZIPPED_BYTES`, larger for the command that loads FIDE's whole list), the
+TXT reader's line (:data:`MAX_LINE_CHARS`), an XML field's text (:data:`MAX_FIELD_CHARS`)
+and fields per player (:data:`MAX_PLAYER_FIELDS`), a CSV file (:data:`MAX_CSV_BYTES`).
 """
 
 from __future__ import annotations
@@ -15,12 +23,26 @@ import io
 import re
 import unicodedata
 import zipfile
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO
 
 MAX_PROBLEMS = 20
 TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM", "HM"}
+
+# Caps (a file over one is refused, the cap named).  FIDE's whole XML list unzips to
+# well under 1 GB; an upload is at most 10 MB zipped, and XML or TXT lists compress
+# about tenfold, so 256 MB unzipped is room to spare for any list an upload can hold.
+MAX_UNZIPPED_BYTES = 256 * 1024 * 1024
+FULL_LIST_MAX_UNZIPPED_BYTES = 4 * 1024 * 1024 * 1024  # manage.py import_rating_list
+MAX_LINE_CHARS = 1_000  # FIDE's TXT lines are about 160 characters
+MAX_FIELD_CHARS = 200  # the longest column of an entry is 80 characters
+MAX_PLAYER_FIELDS = 64  # FIDE's <player> has 19
+MAX_CSV_BYTES = 16 * 1024 * 1024  # CSV lists are read whole (they are checked whole first)
+_WIDTHS = {"ident": 20, "fide_id": 11, "fideid": 11, "name": 80}
+_NAMES = {"ident": "id", "fide_id": "FIDE id", "fideid": "FIDE id", "country": "federation", "birthday": "birth year",
+          "birth_year": "birth year", "w_title": "woman's title", "k": "K factor", "rating": "rating"}
 
 
 @dataclass(frozen=True)
@@ -86,11 +108,37 @@ def search_keys(name: str) -> tuple[str, str, str]:
     return (f"{a} {b}".strip(), f"{b} {a}".strip(), pair)
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also takes '²' and other scripts' digits."""
+    return text.isascii() and text.isdigit()
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _check_text(key: str, text: str) -> str:
+    """``text`` unless it holds a control character (a line break, NUL, ...) or is longer
+    than its column; ValueError naming the field otherwise."""
+    field = _NAMES.get(key, key.replace("_", " "))
+    bad = _CONTROL.search(text)
+    if bad:
+        raise ValueError(f"the {field} holds a control character (U+{ord(bad.group()):04X}), which no list value may hold")
+    width = _WIDTHS.get(key, MAX_FIELD_CHARS)
+    if len(text.strip()) > width:
+        raise ValueError(f"the {field} is {len(text.strip()):,} characters long; it may have at most {width}")
+    return text
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters (a file's name as the browser sent it)."""
+    return _CONTROL.sub("", text)
+
+
 def _rating(text: str) -> int | None:
     text = text.strip()
     if not text or text == "0":
         return None
-    if not text.isdigit():
+    if not _digits(text):
         raise ValueError(f"expected a rating, found {text!r}")
     value = int(text)
     if not 1 <= value <= 3500:
@@ -99,8 +147,14 @@ def _rating(text: str) -> int | None:
 
 
 def _small(text: str) -> int | None:
+    """A K factor (or the like): None unless ASCII digits; ValueError above 100."""
     text = text.strip()
-    return int(text) if text.isdigit() else None
+    if not _digits(text):
+        return None
+    value = int(text)
+    if value > 100:
+        raise ValueError(f"K factor {value} out of range (0-100)")
+    return value
 
 
 def _sex(text: str) -> str:
@@ -114,7 +168,7 @@ def _title(text: str) -> str:
 
 def _year(text: str) -> int | None:
     text = text.strip()[:4]
-    return int(text) if text.isdigit() and 1880 <= int(text) <= 2100 else None
+    return int(text) if _digits(text) and 1880 <= int(text) <= 2100 else None
 
 
 # ---------------------------------------------------------------- FIDE XML
@@ -126,31 +180,87 @@ _XML_FIELDS = {
 }
 
 
-def _open_member(stream: IO[bytes], suffixes: tuple[str, ...]) -> IO[bytes]:
+_DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError, ValueError)
+
+
+def _damaged(exc: Exception) -> RatingFileError:
+    return RatingFileError([(0, 0, f"the zip is damaged or cannot be read ({exc or type(exc).__name__})")])
+
+
+def _too_big(cap: int) -> RatingFileError:
+    return RatingFileError([(0, 0, f"the list unzips to more than {cap:,} bytes, the most that is read "
+                                   f"(the cap on a list's unzipped size)")])
+
+
+class _Capped(io.RawIOBase):
+    """``source`` read through, refused past ``cap`` bytes; a damaged zip member's
+    errors (bad CRC, bad data) become :class:`RatingFileError`."""
+
+    def __init__(self, source: IO[bytes], cap: int):
+        self.source, self.cap, self.seen = source, cap, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        try:
+            data = self.source.read(len(buffer))
+        except RatingFileError:
+            raise
+        except _DAMAGED as exc:
+            raise _damaged(exc) from None
+        self.seen += len(data)
+        if self.seen > self.cap:
+            raise _too_big(self.cap)
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def _open_member(stream: IO[bytes], suffixes: tuple[str, ...], cap: int = MAX_UNZIPPED_BYTES) -> IO[bytes]:
     """The first member of a zip whose name ends with one of ``suffixes`` (the stream
-    itself when it is not a zip)."""
+    itself when it is not a zip), read through :class:`_Capped` (at most ``cap`` bytes)."""
     head = stream.read(4)
     stream.seek(0)
     if head != b"PK\x03\x04":
-        return stream
-    archive = zipfile.ZipFile(stream)
-    for info in archive.infolist():
-        if info.filename.lower().endswith(suffixes):
-            return archive.open(info)
+        return io.BufferedReader(_Capped(stream, cap))
+    try:
+        archive = zipfile.ZipFile(stream)
+        for info in archive.infolist():
+            if info.filename.lower().endswith(suffixes):
+                if info.file_size > cap:
+                    raise _too_big(cap)
+                return io.BufferedReader(_Capped(archive.open(info), cap))
+    except RatingFileError:
+        raise
+    except _DAMAGED as exc:
+        raise _damaged(exc) from None
     raise RatingFileError([(0, 0, f"the zip holds no {' or '.join(suffixes)} file")])
 
 
-def read_fide_xml(stream: IO[bytes]) -> Iterator[ListRow]:
+def read_fide_xml(stream: IO[bytes], cap: int = MAX_UNZIPPED_BYTES) -> Iterator[ListRow]:
     """FIDE's ``players_list_xml`` (zipped or not): one ``<player>`` per player, read
-    with lxml's incremental parser (each element is dropped once read)."""
+    with lxml's incremental parser (each element is dropped once read).  Every element's
+    text is checked as it ends (:data:`MAX_FIELD_CHARS`) and a player holds at most
+    :data:`MAX_PLAYER_FIELDS` elements, so memory stays small whatever the file."""
     from lxml import etree
 
-    source = _open_member(stream, (".xml",))
-    count = 0
+    source = _open_member(stream, (".xml",), cap)
+    count = fields = 0
     try:
-        for _event, elem in etree.iterparse(source, events=("end",), tag="player", huge_tree=True,
-                                            resolve_entities=False, no_network=True):
+        for _event, elem in etree.iterparse(source, events=("end",), resolve_entities=False, no_network=True):
+            if elem.tag != "player":
+                fields += 1
+                for text in (elem.text, elem.tail):
+                    if text and len(text) > MAX_FIELD_CHARS and text.strip():
+                        raise RatingFileError([(elem.sourceline or 0, 0, f"player {count + 1}: the text of <{elem.tag}> "
+                                                f"is {len(text):,} characters long; a field holds at most "
+                                                f"{MAX_FIELD_CHARS} (the cap on a field's length)")])
+                if fields > MAX_PLAYER_FIELDS:
+                    raise RatingFileError([(elem.sourceline or 0, 0, f"player {count + 1} has more than "
+                                            f"{MAX_PLAYER_FIELDS} elements (the cap on a player's fields)")])
+                continue
             count += 1
+            fields = 0
             values = {child.tag: child.text or "" for child in elem if child.tag in _XML_FIELDS}
             elem.clear(keep_tail=False)
             while elem.getprevious() is not None:
@@ -162,12 +272,17 @@ def read_fide_xml(stream: IO[bytes]) -> Iterator[ListRow]:
     except etree.XMLSyntaxError as exc:
         line, col = exc.position if exc.position else (0, 0)
         raise RatingFileError([(line, col, f"not well-formed XML: {exc.msg}")]) from None
+    except (etree.LxmlError, UnicodeError) as exc:
+        raise RatingFileError([(0, 0, f"the XML cannot be read: {exc}")]) from None
 
 
 def _xml_row(v: dict[str, str]) -> ListRow:
+    v = {k: _check_text(k, text) for k, text in v.items()}
     fide_id = v.get("fideid", "").strip()
-    if not fide_id.isdigit():
-        raise ValueError(f"expected a FIDE id, found {fide_id!r}")
+    if not _digits(fide_id):
+        raise ValueError(f"expected a FIDE id, found {fide_id[:20]!r}")
+    if len(fide_id) > _WIDTHS["fide_id"]:
+        raise ValueError(f"the FIDE id {fide_id[:20]!r} has more than {_WIDTHS['fide_id']} digits")
     name = v.get("name", "").strip()
     if not name:
         raise ValueError("no name")
@@ -215,11 +330,20 @@ def _txt_columns(header: str) -> list[tuple[str, int, int]]:
     return [(key, start, starts[i + 1][1] if i + 1 < len(starts) else 10_000) for i, (key, start) in enumerate(starts)]
 
 
-def read_fide_txt(stream: IO[bytes]) -> Iterator[ListRow]:
-    """FIDE's fixed-column TXT list (zipped or not), columns found from its header."""
-    source = io.TextIOWrapper(_open_member(stream, (".txt",)), encoding="utf-8", errors="replace")
+def read_fide_txt(stream: IO[bytes], cap: int = MAX_UNZIPPED_BYTES) -> Iterator[ListRow]:
+    """FIDE's fixed-column TXT list (zipped or not), columns found from its header;
+    a line longer than :data:`MAX_LINE_CHARS` is refused before it is read whole."""
+    source = io.TextIOWrapper(_open_member(stream, (".txt",), cap), encoding="utf-8", errors="replace", newline="")
     columns: list[tuple[str, int, int]] | None = None
-    for number, line in enumerate(source, start=1):
+    number = 0
+    while True:
+        line = source.readline(MAX_LINE_CHARS + 2)
+        if not line:
+            break
+        number += 1
+        if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
+            raise RatingFileError([(number, MAX_LINE_CHARS + 1, f"the line is longer than {MAX_LINE_CHARS:,} "
+                                    "characters (the cap on a line of FIDE's TXT list)")])
         line = line.rstrip("\r\n")
         if not line.strip():
             continue
@@ -249,12 +373,19 @@ def read_csv_list(stream: IO[bytes]) -> Iterator[ListRow]:
     """A national or custom list as CSV with a header row: id, name, rating required;
     federation, title, birth year, FIDE id and sex optional (comma, semicolon or tab
     separated, UTF-8 or Latin-1).  The whole file is checked first: every bad row is
-    reported (up to 20) and none is returned (such lists are small)."""
-    text = _decode(stream.read())
-    rows, problems = _csv_rows(text)
+    reported (up to 20) and none is returned.  Two passes over the text (at most
+    :data:`MAX_CSV_BYTES`), the first keeping only the problems, so the rows are never
+    all in memory at once."""
+    raw = stream.read(MAX_CSV_BYTES + 1)
+    if len(raw) > MAX_CSV_BYTES:
+        raise RatingFileError([(0, 0, f"the file is larger than {MAX_CSV_BYTES:,} bytes, the most a CSV list may be")])
+    text = _decode(raw)
+    del raw
+    problems = [item for kind, item in _csv_rows(text) if kind == "problem"]
     if problems:
         raise RatingFileError(problems)
-    yield from rows
+    for _kind, row in _csv_rows(text):
+        yield row
 
 
 def _decode(raw: bytes) -> str:
@@ -264,31 +395,52 @@ def _decode(raw: bytes) -> str:
         return raw.decode("latin-1")
 
 
-def _csv_rows(text: str) -> tuple[list[ListRow], list[tuple[int, int, str]]]:
+def _csv_rows(text: str) -> Iterator[tuple[str, ListRow | tuple[int, int, str]]]:
+    """("row", ListRow) for each good row and ("problem", (line, column, message)) for
+    each bad one, up to :data:`MAX_PROBLEMS` problems."""
     sample = text[:4096]
     try:
         dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect)
-    header = next(reader, None)
+    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        yield "problem", (1, 0, f"not a CSV line: {exc}")
+        return
     if header is None:
-        return [], [(0, 0, "the file is empty")]
+        yield "problem", (0, 0, "the file is empty")
+        return
     keys = [_CSV_NAMES.get(h.strip().casefold(), "") for h in header]
     missing = [k for k in CSV_REQUIRED if k not in keys]
     if missing:
         names = {"ident": "id", "name": "name", "rating": "rating"}
-        return [], [(1, 0, "the header needs the columns " + ", ".join(names[k] for k in missing)
-                     + " (optional: federation, title, birth year, FIDE id, sex)")]
-    rows: list[ListRow] = []
-    problems: list[tuple[int, int, str]] = []
+        yield "problem", (1, 0, "the header needs the columns " + ", ".join(names[k] for k in missing)
+                          + " (optional: federation, title, birth year, FIDE id, sex)")
+        return
+    problems = 0
     seen: dict[str, int] = {}
-    for number, cells in enumerate(reader, start=2):
+    number = 1
+    while True:
+        try:
+            cells = next(reader, None)
+        except csv.Error as exc:
+            yield "problem", (reader.line_num, 0, f"not a CSV line: {exc}")
+            return
+        if cells is None:
+            break
+        number = reader.line_num
         if not any(c.strip() for c in cells):
             continue
         v = {k: (cells[i].strip() if i < len(cells) else "") for i, k in enumerate(keys) if k}
         col = {k: i + 1 for i, k in enumerate(keys) if k}
         try:
+            for k, text in v.items():
+                try:
+                    _check_text(k, text)
+                except ValueError as exc:
+                    raise _CellError(col[k], str(exc)) from None
             if not v["ident"]:
                 raise _CellError(col["ident"], "no id")
             if v["ident"] in seen:
@@ -300,23 +452,23 @@ def _csv_rows(text: str) -> tuple[list[ListRow], list[tuple[int, int, str]]]:
             except ValueError as exc:
                 raise _CellError(col["rating"], str(exc)) from None
             fide_id = v.get("fide_id", "")
-            if fide_id and not fide_id.isdigit():
+            if fide_id and not _digits(fide_id):
                 raise _CellError(col["fide_id"], f"expected a FIDE id (digits), found {fide_id!r}")
             title = v.get("title", "").upper()
             if title and title not in TITLES:
                 raise _CellError(col["title"], f"unknown title {title!r}")
         except _CellError as exc:
-            problems.append((number, exc.column, exc.message))
-            if len(problems) >= MAX_PROBLEMS:
-                break
+            yield "problem", (number, exc.column, exc.message)
+            problems += 1
+            if problems >= MAX_PROBLEMS:
+                return
             continue
         seen[v["ident"]] = number
-        rows.append(ListRow(
+        yield "row", ListRow(
             ident=v["ident"][:20], name=v["name"][:80], fide_id=fide_id[:11],
             federation=v.get("federation", "").upper()[:3], sex=_sex(v.get("sex", "")), title=title,
             birth_year=_year(v.get("birth_year", "")), standard=rating,
-        ))
-    return rows, problems
+        )
 
 
 class _CellError(Exception):
@@ -325,20 +477,40 @@ class _CellError(Exception):
         self.message = message
 
 
-def read_any(stream: IO[bytes], filename: str, kind: str) -> Iterator[ListRow]:
-    """The reader a file needs: FIDE lists as XML or TXT (zipped or not), the others as CSV."""
+def read_any(stream: IO[bytes], filename: str, kind: str, cap: int = MAX_UNZIPPED_BYTES) -> Iterator[ListRow]:
+    """The reader a file needs: FIDE lists as XML or TXT (zipped or not), the others as
+    CSV.  ``cap``: the most bytes a list may unzip to.  Whatever the file, the rows or a
+    :class:`RatingFileError`."""
+    return _guarded(_pick(stream, filename, kind, cap))
+
+
+def _pick(stream: IO[bytes], filename: str, kind: str, cap: int) -> Iterator[ListRow]:
     lower = filename.lower()
     if kind == "fide":
         head = stream.read(64)
         stream.seek(0)
         if lower.endswith((".xml", "xml.zip")) or b"<?xml" in head or b"<playerslist" in head:
-            return read_fide_xml(stream)
+            yield from read_fide_xml(stream, cap)
+            return
         if lower.endswith(".zip") and head.startswith(b"PK"):
             names = [i.filename.lower() for i in zipfile.ZipFile(stream).infolist()]
             stream.seek(0)
-            return read_fide_xml(stream) if any(n.endswith(".xml") for n in names) else read_fide_txt(stream)
-        return read_fide_txt(stream)
-    return read_csv_list(stream)
+            yield from (read_fide_xml if any(n.endswith(".xml") for n in names) else read_fide_txt)(stream, cap)
+            return
+        yield from read_fide_txt(stream, cap)
+        return
+    yield from read_csv_list(stream)
+
+
+def _guarded(rows: Iterator[ListRow]) -> Iterator[ListRow]:
+    """The last line of defence: a reader's unforeseen error on a damaged file is a
+    refusal that says so, never a server error."""
+    try:
+        yield from rows
+    except RatingFileError:
+        raise
+    except (*_DAMAGED, csv.Error, UnicodeError, LookupError, OverflowError, MemoryError) as exc:
+        raise RatingFileError([(0, 0, f"the file cannot be read ({type(exc).__name__}: {str(exc)[:200]})")]) from None
 
 
 def batched(rows: Iterable[ListRow], size: int) -> Iterator[list[ListRow]]:

@@ -18,7 +18,16 @@ from typing import IO
 from django.db import connection, transaction
 
 from ..models import ListKind, RatingEntry, RatingList
-from ..rating_files import ListRow, RatingFileError, batched, normalise, read_any, search_keys
+from ..rating_files import (
+    MAX_UNZIPPED_BYTES,
+    ListRow,
+    RatingFileError,
+    batched,
+    normalise,
+    printable,
+    read_any,
+    search_keys,
+)
 
 BATCH = 50_000
 SQLITE_LOAD_CACHE_KIB = 256 * 1024  # page cache while loading: the five indexes stay in memory
@@ -55,15 +64,16 @@ def month_of(day: datetime.date | None) -> datetime.date:
 
 
 def load_list(stream: IO[bytes], filename: str, *, kind: str, name: str = "", month: datetime.date | None = None,
-              source: str = "", progress=None) -> RatingList:
+              source: str = "", progress=None, max_unzipped: int = MAX_UNZIPPED_BYTES) -> RatingList:
     """Load a list file; returns the new active list.  Raises :class:`RatingFileError`
-    (nothing changes) when the file cannot be read."""
+    (nothing changes) when the file cannot be read.  ``max_unzipped``: the most bytes the
+    list may unzip to (:mod:`pairing.rating_files`' caps)."""
     if kind not in ListKind.values:
         raise RatingFileError([(0, 0, f"unknown kind of list {kind!r} (fide, national or custom)")])
-    name = (name or ("FIDE" if kind == ListKind.FIDE else "")).strip()[:60]
+    name = printable(name or ("FIDE" if kind == ListKind.FIDE else "")).strip()[:60]
     if not name:
         raise RatingFileError([(0, 0, "a national or custom list needs a name")])
-    new = RatingList.objects.create(name=name, kind=kind, month=month_of(month), source=(source or filename)[:300])
+    new = RatingList.objects.create(name=name, kind=kind, month=month_of(month), source=printable(source or filename)[:300])
     count = 0
     sqlite = connection.vendor == "sqlite"
     if sqlite:
@@ -73,7 +83,7 @@ def load_list(stream: IO[bytes], filename: str, *, kind: str, name: str = "", mo
             cur.execute(f"PRAGMA cache_size = -{SQLITE_LOAD_CACHE_KIB}")
     try:
         seen: set[str] = set()
-        for batch in batched(read_any(stream, filename, kind), BATCH):
+        for batch in batched(read_any(stream, filename, kind, max_unzipped), BATCH):
             fresh = []
             for r in batch:
                 if r.ident in seen:

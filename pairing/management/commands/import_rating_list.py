@@ -19,7 +19,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from pairing.rating_files import RatingFileError
+from pairing.rating_files import FULL_LIST_MAX_UNZIPPED_BYTES, RatingFileError
 from pairing.services.rating_lists import load_list
 
 FIDE_URL = "https://ratings.fide.com/download/players_list_xml.zip"
@@ -69,7 +69,8 @@ class Command(BaseCommand):
 
         try:
             with path.open("rb") as stream:
-                rl = load_list(stream, path.name, kind=kind, name=name, month=month, source=source, progress=progress)
+                rl = load_list(stream, path.name, kind=kind, name=name, month=month, source=source, progress=progress,
+                               max_unzipped=FULL_LIST_MAX_UNZIPPED_BYTES)
         except RatingFileError as exc:
             raise CommandError(f"{path.name}: {exc}") from None
         seconds = time.monotonic() - started
