@@ -254,6 +254,10 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The longest a page request works on an import before it gives up and rolls back, well
+# inside the proxy's 130 s (docker/nginx/nginx.conf): an import is then either done while
+# the arbiter waits or not at all, never reported failed and committed later.
+REQUEST_WORK_SECONDS = env_int("DJANGO_REQUEST_WORK_SECONDS", 90)
 # The byes page posts one field per player: allow events of several thousand players.
 DATA_UPLOAD_MAX_NUMBER_FIELDS = env_int("DJANGO_MAX_FORM_FIELDS", 20000)
 # Pasted TRF files of big events (10,000 players x 13 rounds is about 2.5 MB).

@@ -1,7 +1,7 @@
 """Time the big inputs: renumbering, a large TRF import and a long pasted player list.
 
     .venv/bin/python benchmarks/bench_import.py [--db sqlite|postgres] [--players 1000 5000 15000]
-        [--trf-players 9999] [--trf-rounds 40] [--list-lines 30000]
+        [--trf-players 9999] [--trf-rounds 40] [--list-lines 30000] [--only renumber trf list]
 
 A throw-away database (a SQLite file, or ``dubov_bench_import`` on the PostgreSQL server at
 127.0.0.1, dropped afterwards).  For each size: pairing numbers for N new players (every
@@ -122,6 +122,7 @@ def main() -> None:
     parser.add_argument("--trf-players", type=int, default=9999)
     parser.add_argument("--trf-rounds", type=int, default=40)
     parser.add_argument("--list-lines", type=int, default=30000)
+    parser.add_argument("--only", nargs="+", choices=["renumber", "trf", "list"], default=["renumber", "trf", "list"])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         configure(args.db, folder)
@@ -129,9 +130,12 @@ def main() -> None:
 
         owner = get_user_model().objects.create_user("bench", password="bench-only-password")
         try:
-            bench_renumber(owner, args.players)
-            bench_trf(owner, args.trf_players, args.trf_rounds)
-            bench_list(owner, args.list_lines)
+            if "renumber" in args.only:
+                bench_renumber(owner, args.players)
+            if "trf" in args.only:
+                bench_trf(owner, args.trf_players, args.trf_rounds)
+            if "list" in args.only:
+                bench_list(owner, args.list_lines)
         finally:
             if args.db == "postgres":
                 from django.db import connections

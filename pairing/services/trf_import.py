@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import time
 from decimal import Decimal
 
 from django.db import transaction
@@ -82,8 +83,17 @@ def _parse_trf_date(text: str) -> datetime.date | None:
     return None
 
 
+def _in_time(deadline: float | None) -> None:
+    """Refuse (the transaction rolls back) once ``deadline`` (``time.monotonic()``) has passed."""
+    if deadline is not None and time.monotonic() > deadline:
+        raise ImportRefused([(0, 0, _(
+            "The import took longer than a page may wait and was stopped before anything was saved: nothing was "
+            "imported. The file is very large for this server; try again when it is less busy, or ask the site's "
+            "administrator to run large imports as a background task."))])
+
+
 def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 1000, confirmations: int = 0,
-               report: list[str] | None = None) -> int:
+               report: list[str] | None = None, deadline: float | None = None) -> int:
     """Load players, and any rounds already played, from TRF-16 text into an empty
     tournament.  All or nothing; raises :class:`ImportRefused` listing every problem.
 
@@ -102,6 +112,11 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
     they change what the file says, and all of them are added to ``report`` and to the
     audit trail.  The file's place, federation, dates and time control are taken where
     the tournament has none.  Returns the number of players created.
+
+    ``deadline`` (a ``time.monotonic()`` value; a page request passes one shorter than the
+    proxy's timeout): past it the import stops and is refused before it commits, so an
+    import is either done while the arbiter waits or not at all -- never reported failed
+    by the proxy and committed later.  A background task passes none.
     """
     if t.player_set.exists() or t.round_set.exists():
         raise ImportRefused([(0, 0, _("This tournament already has players or rounds; import into a new one."))])
@@ -199,12 +214,14 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         )
         created: dict[int, Player] = {p.id: row for p, row in zip(ordered, rows, strict=True)}
         withdrawn = _withdrawals(byes_ahead, t.rounds)
+        by_id = {p.id: p for p in ordered}  # once: a look-up per game (data.player() is a linear search)
         byes: list[Bye] = []
         for number in range(1, played + 1):
+            _in_time(deadline)
             rnd = Round.objects.create(tournament=t, number=number, status=RoundStatus.COMPLETE)
             board = 0
             games = []
-            for p in sorted(data.players, key=lambda q: q.id):
+            for p in ordered:
                 if len(p.history) < number:
                     continue
                 e = p.history[number - 1]
@@ -212,7 +229,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                     if e.result.is_bye and not (p.id in withdrawn and number >= withdrawn[p.id]):
                         byes.append(Bye(tournament=t, player=created[p.id], round_number=number, kind=e.result.value))
                     continue
-                opp = data.player(e.opponent)
+                opp = by_id[e.opponent]
                 back = opp.history[number - 1]
                 if e.colour is Colour.BLACK or (
                     e.colour is None and (back.colour is Colour.WHITE or p.id > opp.id)
@@ -278,6 +295,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         )
         for number, line, _found, recorded in differing:
             events.record(t, IntegrityKind.IMPORT, number, line, user, detail=recorded, point=point)
+        _in_time(deadline)  # the last moment to give up: what follows is the commit
     if report is not None:
         report.extend(reviewed.notes + reviewed.changes)
     return len(created)

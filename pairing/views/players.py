@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import time
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -223,7 +226,8 @@ def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             report: list[str] = []
-            count = import_trf(t, form.cleaned_data["trf"], request.user, confirmations=given(request), report=report)
+            count = import_trf(t, form.cleaned_data["trf"], request.user, confirmations=given(request), report=report,
+                               deadline=time.monotonic() + settings.REQUEST_WORK_SECONDS)
         except NeedsConfirmation as exc:
             # the confirming form sends the file's text (a file cannot be sent again)
             return ask(request, exc, t=t, back=reverse("pairing:trf_import", args=[t.slug]),
