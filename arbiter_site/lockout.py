@@ -69,6 +69,15 @@ class ThrottleHandler(AxesDatabaseHandler):
         )
         return max(pair, total * settings.AXES_FAILURE_LIMIT // settings.LOGIN_USERNAME_FAILURE_LIMIT)
 
+    def reset_user_attempts(self, request, credentials=None) -> int:
+        """A successful login clears the failures (AXES_RESET_ON_SUCCESS) -- unless it came
+        from a trusted browser (an earlier login, a device pass), which passed the lock
+        without lifting it: the failures are someone else's, and clearing them would give
+        whoever is guessing from the same address a fresh set of guesses."""
+        if trusted_browser(request, credentials):
+            return 0
+        return super().reset_user_attempts(request, credentials)
+
 
 def locked_out(request: HttpRequest, response: HttpResponse | None = None, credentials: dict | None = None):
     """django-axes' AXES_LOCKOUT_CALLABLE: status 429 (Too Many Requests)."""

@@ -4,7 +4,7 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
-from .accounts import AdminLoginForm, LoginView
+from .accounts import AdminLoginForm, LoginView, device_pass
 
 admin.site.login_form = AdminLoginForm
 
@@ -13,6 +13,7 @@ admin.site.login_form = AdminLoginForm
 # ``manage.py changepassword <username>`` (README, "Accounts").
 accounts = [
     path("login/", LoginView.as_view(), name="login"),
+    path("device-pass/<str:token>/", device_pass, name="device_pass"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password_change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),

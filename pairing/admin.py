@@ -5,13 +5,19 @@ is checked, locked against a concurrent one and written to the tournament's audi
 An edit here would bypass all three (a result corrected in the admin would neither
 complete its round nor appear in the trail), so those models are read-only.  What only
 the administrator can do is here: hand a tournament to another owner, set its deputies,
-delete it; owner and deputy changes are logged in the tournament's audit trail.
+delete it; owner and deputy changes are logged in the tournament's audit trail; make a
+one-time device pass for an account locked out by failed logins (users' actions).
 """
 
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
 from django.db import transaction
+from django.utils.translation import gettext as _
+
+from arbiter_site.accounts import device_pass_path
 
 from .models import AuditAction, AuditEntry, Bye, Game, Player, Round, Tournament
 
@@ -115,3 +121,21 @@ class AuditEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     list_display = ["at", "tournament", "user", "action", "label", "detail"]
     list_filter = ["action", "tournament"]
+
+
+# ---------------------------------------------------------------- accounts: a device pass
+
+
+@admin.action(description=_("Make a one-time device pass (log in on a new device past a lock-out)"))
+def make_device_pass(modeladmin, request, queryset):
+    for user in queryset:
+        modeladmin.message_user(request, _("Device pass for %(name)s (one hour, once): %(url)s") % {
+            "name": user.get_username(), "url": request.build_absolute_uri(device_pass_path(user))})
+
+
+class ArbiterUserAdmin(UserAdmin):
+    actions = [*(UserAdmin.actions or []), make_device_pass]
+
+
+admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), ArbiterUserAdmin)

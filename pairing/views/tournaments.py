@@ -12,6 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from arbiter_site.accounts import device_pass_path
+
 from ..access import (
     get_invitation_for,
     get_public_tournament,
@@ -188,7 +190,14 @@ def deputies(request: HttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         username = form.cleaned_data["username"]
         try:
-            if "remove" in request.POST:
+            if "device_pass" in request.POST:
+                deputy = t.deputies.filter(username=username).first()
+                if deputy is None:
+                    raise team.Refused(_("%(name)s is not a deputy of this tournament.") % {"name": username})
+                text = _("A one-time device pass for %(name)s, valid for an hour: %(url)s — give it to them by a way "
+                         "only they read; opened on their new device, it lets that device log in past a lock-out.") % {
+                    "name": username, "url": request.build_absolute_uri(device_pass_path(deputy))}
+            elif "remove" in request.POST:
                 text = team.remove(t, request.user, username)
             elif "withdraw" in request.POST:
                 text = team.withdraw_invitation(t, request.user, username)
