@@ -12,6 +12,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     DJANGO_DEBUG=false \
     WEB_CONCURRENCY=3 \
+    GUNICORN_BIND=0.0.0.0:8000 \
     DB_BACKUP_DIR=/app/backups
 
 # pg_dump, for the backup the start script takes before migrating (manage.py backupdb).

@@ -57,6 +57,15 @@ if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is false")
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+# A weak key (Django's own test, security.W009: under 50 characters, under 5 different
+# ones, or Django's 'django-insecure-' placeholder) stops a production start: signed
+# cookies, confirmations and device passes are only as safe as the key.
+elif not DEBUG and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_KEY.startswith("django-insecure-")):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is too weak for production (at least 50 characters, at least 5 different ones, not "
+        "Django's 'django-insecure-' placeholder). Make one with: "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
@@ -280,6 +289,7 @@ if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_CONTENT_TYPE_NOSNIFF = True

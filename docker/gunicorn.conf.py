@@ -8,12 +8,20 @@ docker/nginx/nginx.conf), which reads every request completely before passing it
 slow clients never reach gunicorn there; the threads are what keeps a server without that
 proxy answering (tests/hosting/test_slow_clients.py).
 
+gunicorn itself has no limit on how long a request body may take to arrive: each slow
+body holds a thread, and about 25 of them (3 workers x 8 threads) stopped /health/ when
+sent straight to it (issue 33).  So, outside a container, it listens on 127.0.0.1 unless
+GUNICORN_BIND says otherwise (the image sets 0.0.0.0:8000 for its internal network), a
+proxy that reads bodies first (nginx) stands in front, and :func:`pre_request` below cuts
+a body that has not arrived within GUNICORN_BODY_TIMEOUT seconds (30), freeing its thread.
+
 Every value can be changed from the environment without editing this file.
 """
 
 from __future__ import annotations
 
 import os
+import time
 
 
 def _env_int(name: str, default: int) -> int:
@@ -25,9 +33,11 @@ def _env_int(name: str, default: int) -> int:
     return int(raw)
 
 
-# Inside the container: every interface of the container, which in the compose stack is
-# the internal network only (no port of the web service is published on the host).
-bind = [os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")]
+# Outside a container: the loopback address only (a proxy on the same host in front).
+# Inside the image GUNICORN_BIND is 0.0.0.0:8000 (Dockerfile): every interface of the
+# container, which in the compose stack is the internal network only (no port of the web
+# service is published on the host).
+bind = [os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")]
 worker_class = "gthread"
 workers = _env_int("WEB_CONCURRENCY", 3)
 threads = _env_int("GUNICORN_THREADS", 8)
@@ -41,3 +51,41 @@ limit_request_fields = 100
 limit_request_field_size = 8190
 accesslog = "-"
 errorlog = "-"
+
+# The longest a request's body may take to arrive, from the end of its headers.
+body_timeout = _env_int("GUNICORN_BODY_TIMEOUT", 30)
+
+
+def pre_request(worker, req) -> None:
+    """Bound the reading of this request's body by ``body_timeout`` seconds in all: each
+    read of the connection's socket may wait only for what is left of it, so a client
+    that sends its body slowly (or not at all) gets a timeout error in the app and its
+    thread is free again.  The wrapper is put on the connection's reader once; each
+    request sets its own deadline, and post_request clears it (keep-alive waits are the
+    poller's, not a read)."""
+    unreader = req.unreader
+    sock = getattr(unreader, "sock", None)
+    if sock is None or not hasattr(sock, "settimeout"):
+        return
+    if not hasattr(unreader, "plain_chunk"):
+        unreader.plain_chunk = unreader.chunk
+
+        def chunk():
+            deadline = getattr(unreader, "body_deadline", None)
+            if deadline is None:
+                return unreader.plain_chunk()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"the request body took longer than {body_timeout} s")
+            sock.settimeout(remaining)
+            try:
+                return unreader.plain_chunk()
+            finally:
+                sock.settimeout(None)
+
+        unreader.chunk = chunk
+    unreader.body_deadline = time.monotonic() + body_timeout
+
+
+def post_request(worker, req, environ, resp) -> None:
+    req.unreader.body_deadline = None

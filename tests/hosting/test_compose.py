@@ -119,7 +119,9 @@ def test_audit_finding_1_gunicorn_uses_threaded_workers_everywhere_it_is_started
     config = {}
     exec(compile((ROOT / "docker" / "gunicorn.conf.py").read_text(), "gunicorn.conf.py", "exec"), config)
     assert config["worker_class"] == "gthread" and config["threads"] >= 4
-    assert config["bind"] == ["0.0.0.0:8000"] and config["timeout"] == 120
+    # loopback outside a container (issue 33); the image listens on its internal network
+    assert config["bind"] == ["127.0.0.1:8000"] and config["timeout"] == 120
+    assert dict(dockerfile)["ENV"].count("GUNICORN_BIND=0.0.0.0:8000") == 1
     cmd = json.loads(dict(dockerfile)["CMD"])
     assert cmd[:3] == ["gunicorn", "-c", "docker/gunicorn.conf.py"]
     assert "gunicorn -c docker/gunicorn.conf.py" in (ROOT / "docker" / "entrypoint.sh").read_text()

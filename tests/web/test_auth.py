@@ -111,7 +111,7 @@ def test_audit_finding_5_debug_is_off_unless_asked_for(tmp_path):
     code = "import django; django.setup(); from django.conf import settings; print(settings.DEBUG)"
     refused = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=os.getcwd())
     assert refused.returncode != 0 and "DJANGO_SECRET_KEY must be set" in refused.stderr
-    env |= {"DJANGO_SECRET_KEY": "k" * 50, "DJANGO_ALLOWED_HOSTS": "chess.example.org"}
+    env |= {"DJANGO_SECRET_KEY": "auth-test-" + "k" * 50, "DJANGO_ALLOWED_HOSTS": "chess.example.org"}
     started = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=os.getcwd())
     assert started.stdout.strip() == "False", started.stderr
 

@@ -234,13 +234,14 @@ def test_every_form_of_the_arbiter_pages_carries_a_csrf_token(chief_client, scen
 def production_settings(**extra: str) -> dict:
     """Import arbiter_site.settings in a fresh interpreter with production variables."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
-    env |= {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "s" * 50, "DJANGO_ALLOWED_HOSTS": "chess.example.org"}
+    env |= {"DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "security-test-" + "s" * 50,
+            "DJANGO_ALLOWED_HOSTS": "chess.example.org"}
     env |= extra
     code = (
         "import json; from arbiter_site import settings as s; "
         "print(json.dumps({k: getattr(s, k, None) for k in ['DEBUG', 'SESSION_COOKIE_SECURE', "
         "'CSRF_COOKIE_SECURE', 'SECURE_HSTS_SECONDS', 'SECURE_PROXY_SSL_HEADER', 'SECURE_SSL_REDIRECT', "
-        "'SESSION_COOKIE_HTTPONLY', 'SECRET_KEY', 'AXES_FAILURE_LIMIT']}))"
+        "'SESSION_COOKIE_HTTPONLY', 'SECRET_KEY', 'AXES_FAILURE_LIMIT', 'LANGUAGE_COOKIE_SECURE']}))"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -256,6 +257,20 @@ def test_production_settings_use_secure_cookies_hsts_and_the_proxys_https_header
     assert s["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
     assert s["SECURE_SSL_REDIRECT"] is True
     assert s["AXES_FAILURE_LIMIT"] == 5
+
+
+def test_audit_33_the_language_cookie_is_secure_in_production():
+    assert production_settings()["LANGUAGE_COOKIE_SECURE"] is True
+
+
+@pytest.mark.parametrize("key", ["s" * 50, "short-but-varied-key", "django-insecure-" + "abcdefghij" * 5])
+def test_audit_33_a_weak_secret_key_stops_a_production_start(key):
+    """Django only warns (security.W009) and the start script's deploy check passed it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env |= {"DJANGO_DEBUG": "false", "DJANGO_ALLOWED_HOSTS": "chess.example.org", "DJANGO_SECRET_KEY": key}
+    done = subprocess.run([sys.executable, "-c", "import arbiter_site.settings"], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode != 0 and "DJANGO_SECRET_KEY is too weak for production" in done.stderr
 
 
 def test_production_refuses_to_start_without_a_secret_key():
