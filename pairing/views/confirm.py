@@ -68,6 +68,8 @@ def confirmable(view):
     @functools.wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         request.confirmable = True
+        if request.method != "POST":  # nothing to confirm: no transaction held over a page render
+            return view(request, *args, **kwargs)
         try:
             with transaction.atomic():
                 return view(request, *args, **kwargs)
