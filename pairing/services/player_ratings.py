@@ -39,7 +39,6 @@ from ..models import (
     RatingList,
     RatingMethod,
     Tournament,
-    bump_revision,
     tournament_rating,
 )
 from ..wording import in_english
@@ -256,9 +255,16 @@ def apply_differences(t: Tournament, chosen: set[str], user, day: datetime.date 
     """Apply the differences whose key is in ``chosen`` (nothing else changes); the
     tournament rating follows the method; pairing numbers follow before round 4.
     Returns how many values changed."""
+    from ..rating_files import printable
+
     with transaction.atomic():
         t = t.lock()
         todo = [d for d in differences(t, day) if d.key in chosen]
+        bad = [d for d in todo if isinstance(d.new, str) and printable(d.new) != d.new]
+        if bad:  # a list loaded before its reader refused them (issue 33)
+            raise ValueError(_("The rating list gives %(who)s a value with a control character (a line break or the "
+                               "like); nothing was applied. Load a corrected list, or untick it.") % {
+                "who": ", ".join(f"{d.player.name} ({d.label})" for d in bad[:5])})
         by_player: dict[int, list[Difference]] = {}
         for d in todo:
             by_player.setdefault(d.player.pk, []).append(d)
@@ -287,7 +293,6 @@ def apply_differences(t: Tournament, chosen: set[str], user, day: datetime.date 
 def mark_checked(t: Tournament) -> None:
     """The arbiter has seen the differences with the lists loaded now."""
     Tournament.objects.filter(pk=t.pk).update(ratings_checked_at=timezone.now())
-    bump_revision(t.pk)  # no audit entry: the revision moves all the same
 
 
 def newer_lists(t: Tournament) -> list[RatingList]:

@@ -108,7 +108,11 @@ def rating_check(request: HttpRequest, slug: str) -> HttpResponse:
             chosen = {d.key for d in player_ratings.differences(t, day)}
         else:
             chosen = set(request.POST.getlist("apply"))
-        count = player_ratings.apply_differences(t, chosen, request.user, day)
+        try:
+            count = player_ratings.apply_differences(t, chosen, request.user, day)
+        except ValueError as exc:
+            messages.error(request, str(exc))
+            return redirect("pairing:rating_check", slug=t.slug)
         if count:
             messages.success(request, ngettext("%(n)s value updated from the rating lists.", "%(n)s values updated from the rating lists.", count) % {"n": count})
         else:

@@ -486,3 +486,17 @@ def test_rating_change_per_game_with_the_400_point_rule_on_the_card_and_in_the_s
     assert [(g.white.name, g.black.name) for g in rnd.games()][0] == ("High, Hi", "Low, Lu")  # 1-3
     card = anon_client.get(reverse("pairing:player_card", args=[tournament.slug, 1])).content.decode()
     assert 'id="rating-change"' in card and "K 20, assumed" in card
+
+
+def test_audit_33_the_check_refuses_to_apply_a_name_with_a_line_break(chief_client, tournament, fide):
+    """A list loaded before its reader refused control characters gives Novak a name with
+    a line break: the check shows it and applies nothing of what was ticked with it."""
+    _registered(tournament)
+    RatingEntry.objects.filter(fide_id="5000001").update(name="Novak,\nAna Maria")
+    novak = Player.objects.get(name="Novak, Ana")
+    url = reverse("pairing:rating_check", args=[tournament.slug])
+    page = chief_client.post(url, {"apply": [f"{novak.pk}:name", f"{novak.pk}:fide_rating"]}, follow=True)
+    assert "a value with a control character" in page.content.decode()
+    novak.refresh_from_db()
+    assert (novak.name, novak.fide_rating) == ("Novak, Ana", 1990)
+    assert not AuditEntry.objects.filter(detail__startswith="Rating check").exists()
