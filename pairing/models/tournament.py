@@ -427,8 +427,10 @@ def bump_revision(tournament_id: int) -> None:
     one (at least) with every change of its state and never otherwise.
     :meth:`AuditEntry.log <pairing.models.AuditEntry.log>` calls this, and every service
     writes its audit entry in the transaction of its change, so a committed change always
-    moves the revision; the few writes without an audit entry (marking the ratings as
-    checked) call it themselves.  What keys on it: a confirmation is bound to the revision
+    moves the revision; a write of the tournament's state without an audit entry must
+    call this itself (bookkeeping that changes no page but the arbiter's own, such as
+    ``ratings_checked_at``, when the rating check page was last looked at, does not
+    count as a change).  What keys on it: a confirmation is bound to the revision
     the arbiter saw (:mod:`pairing.views.confirm`: a later change makes it stale), and a
     cache of a tournament's public pages can use ``(tournament.pk, revision)`` as its key.
     """

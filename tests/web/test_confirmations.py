@@ -205,14 +205,6 @@ def test_every_audited_change_moves_the_revision_on(chief, tournament, players):
         assert after[0] - before[0] == after[1] - before[1] == 1
 
 
-def test_marking_the_ratings_checked_moves_the_revision_on(tournament):
-    from pairing.services.player_ratings import mark_checked
-
-    before = Tournament.objects.get(pk=tournament.pk).revision
-    mark_checked(tournament)
-    assert Tournament.objects.get(pk=tournament.pk).revision == before + 1
-
-
 def test_every_view_that_reads_a_confirmation_runs_under_confirmable():
     """given() locks the tournament for the rest of the view: only inside @confirmable's
     transaction does that lock last until the act is done."""
