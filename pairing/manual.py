@@ -40,6 +40,7 @@ TITLES = dict(CHAPTERS)
 # The chapter each page's Help link opens (by URL name); a page left out opens the index.
 PAGE_CHAPTER = {
     "login": "start",
+    "device_pass": "start",
     "logout": "start",
     "password_change": "start",
     "password_change_done": "start",
