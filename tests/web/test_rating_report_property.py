@@ -4,16 +4,18 @@ over events run through the services: unrated players with provisional ratings, 
 entries, withdrawals, requested byes, forfeits and Baku acceleration.
 
 The suite draws a few events (the same ones every run: the hypothesis profile is
-derandomised); ``REPORT_EVENTS=500`` draws that many (docs/validation.md, "Rating
-reports re-paired", has the figures of such a run)."""
+derandomised); ``REPORT_EVENTS=500`` draws that many, and ``REPORT_TALLY=FILE`` writes
+one JSON line per event checked (docs/validation.md, "Rating reports re-paired", has the
+figures of such a run)."""
 
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
 from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pytest
@@ -29,6 +31,7 @@ from pairing.services.players import add_players, set_byes, withdraw
 from pairing.services.results import record_result
 
 EVENTS = int(os.environ.get("REPORT_EVENTS", "6"))
+TALLY = os.environ.get("REPORT_TALLY", "")  # a file: one JSON line per event checked
 RESULTS = [GameResult.WHITE_WINS] * 5 + [GameResult.BLACK_WINS] * 4 + [GameResult.DRAW] * 4 + [
     GameResult.WHITE_FORFEIT_WIN, GameResult.BLACK_FORFEIT_WIN, GameResult.DOUBLE_FORFEIT]
 
@@ -114,6 +117,9 @@ def test_issue_32_1_every_rating_report_re_pairs_itself_round_by_round(chief, tm
             if event.played:
                 assert not Game.objects.filter(round__tournament=t, result="").exists()
                 code, out = check(interchange.export_trf(t), tmp_path / f"r{seed}.trf")
+                if TALLY:
+                    with open(TALLY, "a", encoding="utf-8") as f:
+                        f.write(json.dumps({**asdict(event), "identical": code == 0}) + "\n")
                 assert code == 0, f"{event}\n{out}"
             raise _Undo
     except _Undo:
