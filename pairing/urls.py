@@ -36,6 +36,7 @@ urlpatterns = [
     path(T + "players/<int:pk>/", views.player_edit, name="player_edit"),
     path(T + "players/<int:pk>/delete/", views.player_delete, name="player_delete"),
     path(T + "players/<int:pk>/withdraw/", views.player_withdraw, name="player_withdraw"),
+    path(T + "players/<int:pk>/missed-rounds/", views.player_missed_rounds, name="player_missed_rounds"),
     path(T + "forbidden-pairs/", views.forbidden_pairs, name="forbidden_pairs"),
     path(T + "forbidden-pairs/<int:pk>/delete/", views.forbidden_pair_delete, name="forbidden_pair_delete"),
     path(T + "import-trf/", views.trf_import, name="trf_import"),

@@ -23,6 +23,7 @@ class IntegrityKind(models.TextChoices):
     IMPORT = "import", _("Imported rounds that break the pairing rules")
     TPN = "tpn", _("Pairing numbers exchanged")
     FULL_BYE = "full-bye", _("Full-point bye")
+    MISSED_ROUND = "missed", _("Points for a late entry's missed rounds, given after its first round was paired")
     UNDO = "undo", _("Undone: back to a restore point")
 
 

@@ -94,7 +94,7 @@ def set_byes(
                 before[key], after[key] = bye.kind if bye is not None else "", value
         new = {pk: v for pk, v in wanted.items() if after.get(f"{players[pk].tpn} {players[pk].name}") == v}
         full = [players[pk] for pk, v in new.items() if v == ByeKind.FULL]
-        warnings = _half_bye_warnings(tournament, round_number, [players[pk] for pk, v in new.items() if v == ByeKind.HALF])
+        warnings = half_bye_warnings(tournament, round_number, [players[pk] for pk, v in new.items() if v == ByeKind.HALF])
         if full:
             shown = namesakes(tournament.pk)
             names = ", ".join(p.name_among(shown) for p in full)
@@ -120,7 +120,7 @@ def set_byes(
     return changes
 
 
-def _half_bye_warnings(tournament, round_number: int, players: list) -> list[str]:
+def half_bye_warnings(tournament, round_number: int, players: list) -> list[str]:
     """A second or later half-point bye of a player (VCL4THP Q174: Level 3); a player not
     eligible for half-point byes is refused (Q175–176)."""
     out = []

@@ -9,14 +9,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ..access import get_player, get_tournament_for_arbiter, get_tournament_for_owner
 from ..forms import ForbiddenPairForm, PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
-from ..models import Conflict, ForbiddenPair, stale_form
+from ..models import REQUESTED_BYES, ByeKind, Conflict, ForbiddenPair, stale_form
 from ..services import numbering, player_ratings
 from ..services.forbidden_pairs import allow_pair, forbid_pair
+from ..services.late_entries import missed_rounds, set_missed_rounds
 from ..services.players import add_player, add_players, change_player, delete_player, withdraw
 from ..services.trf_import import IMPORT_CHECK_LIMIT, NOT_CHECKED, ImportRefused, import_trf
 from ..warning_levels import NeedsConfirmation
@@ -122,7 +123,8 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         request,
         "pairing/player_edit.html",
         {"t": t, "player": player, "form": form, "seen": seen,
-         "withdraw_form": WithdrawForm(initial={"from_round": player.withdrawn_from_round, "expelled": player.expelled})},
+         "withdraw_form": WithdrawForm(initial={"from_round": player.withdrawn_from_round, "expelled": player.expelled}),
+         "missed": missed_rounds(player), "bye_kinds": MISSED_ROUND_CHOICES},
         status=status,
     )
 
@@ -152,6 +154,32 @@ def player_delete(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 @tells_of_a_discarded_draft
+@confirmable
+def player_missed_rounds(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """The requested byes of the rounds a late entry missed (``round_N``: H, Z, F or
+    empty), after a Level-3 confirmation."""
+    t = get_tournament_for_arbiter(request, slug)
+    player = get_player(t, pk)
+    back = reverse("pairing:player_edit", args=[slug, pk])
+    wanted = {}
+    for key, value in request.POST.items():
+        if key.startswith("round_") and key[6:].isdigit():
+            wanted[int(key[6:])] = value
+    try:
+        changes = set_missed_rounds(player, wanted, request.user, given(request))
+    except NeedsConfirmation as exc:
+        return ask(request, exc, t=t, back=back)
+    except ValueError as exc:
+        messages.error(request, str(exc))
+        return redirect(back)
+    if changes:
+        messages.success(request, _("%(name)s: the rounds missed before entry are saved.") % {"name": player.shown_name})
+    return redirect(back)
+
+
+@login_required
+@require_POST
+@tells_of_a_discarded_draft
 def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Withdraw from a round on (empty: the player returns)."""
     t = get_tournament_for_arbiter(request, slug)
@@ -167,6 +195,10 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.error(request, str(exc))
         return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
     return redirect("pairing:players", slug=t.slug)
+
+
+# what a round missed before entry can hold: nothing (0 points) or a requested bye
+MISSED_ROUND_CHOICES = [("", gettext_lazy("nothing (0)"))] + [(k.value, ByeKind(k).label) for k in REQUESTED_BYES]
 
 
 # A refused text longer than this is not sent back in the page (audit finding 10: a 9 MB
