@@ -41,7 +41,8 @@ def test_other_hosts_are_refused(load_site, host):
     ("argv", "message"),
     [
         (["--duration", "61"], "--duration 61 is above the cap"),
-        (["--clients", "65"], "--clients 65 is above the cap"),
+        (["--clients", "401"], "--clients 401 is above the cap"),
+        (["--players", "10000"], "--players 10000 is above the cap"),
         (["--workers", "9"], "--workers 9 is above the cap"),
         (["--duration", "0"], "must be positive"),
         (["--host", "192.0.2.10"], "loopback addresses only"),
@@ -61,10 +62,25 @@ def test_a_short_run_on_sqlite_reports_both_scenarios(tmp_path):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     figures = json.loads(out.read_text())
-    by_name = {r["scenario"]: r for r in figures["results"]}
-    assert set(by_name) == {"standings", "results"}
+    by_name = {(r["scenario"], r["kind"]): r for r in figures["results"]}
+    assert set(by_name) == {("standings", "standings"), ("results", "result")}
     for r in by_name.values():
         assert r["requests"] > 0 and r["http_errors"] == 0 and r["req_per_s"] > 0
-        assert r["p50_ms"] <= r["p95_ms"] <= r["max_ms"]
-    assert by_name["results"]["ok"] > 0
-    assert "| standings | sqlite |" in done.stdout
+        assert r["p50_ms"] <= r["p95_ms"] <= r["p99_ms"] <= r["max_ms"]
+    assert by_name[("results", "result")]["ok"] > 0
+    assert "| standings | standings |" in done.stdout and "sqlite" in done.stdout
+
+
+def test_a_short_crowd_run_reports_spectators_and_the_arbiter(tmp_path):
+    """Spectators read and poll the pages while the arbiter enters results (through the
+    compose stack's nginx when it is installed)."""
+    out = tmp_path / "figures.json"
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--scenario", "crowd", "--duration", "3", "--clients", "3", "--workers", "1",
+         "--arbiter-pause", "0.1", "--json", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=240,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    kinds = {r["kind"]: r for r in json.loads(out.read_text())["results"]}
+    assert {"home", "standings", "round", "poll", "result"} <= set(kinds), kinds
+    assert kinds["result"]["ok"] > 0 and all(r["http_errors"] == 0 for r in kinds.values())

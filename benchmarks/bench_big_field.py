@@ -1,0 +1,208 @@
+"""Every arbiter and public page of a big tournament: time after a change, and size.
+
+    .venv/bin/python benchmarks/bench_big_field.py --db postgres --players 10000 --played 40
+    .venv/bin/python benchmarks/bench_big_field.py --players 1000 --played 9 --only public
+
+Builds a throw-away database (SQLite in a temporary folder, or a new PostgreSQL database
+``dubov_bigfield_<pid>`` on 127.0.0.1, dropped afterwards unless ``--keep``) holding the
+tournament of ``benchmarks/big_field.py`` (N players, R rounds played, round R+1 in play
+with ``--pending`` boards to go), then for each page, through Django's test Client with
+production settings (``DEBUG`` off, the configured cache):
+
+  first   the first request after a change: a result is entered through the services
+          just before it (as an arbiter does), so nothing computed earlier still holds;
+  again   the same request at once (what a cache keeps: the second visitor's wait);
+  KB      the size of the body; queries of the first request.
+
+Public pages are asked as an anonymous visitor, arbiter pages as the chief arbiter.  The
+wall time covers everything the request does (routing, access, queries, tie-breaks,
+template).  Not part of the test run; no timing is asserted anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+
+def configure(folder: str, db: str, pg_admin: str, reuse: str | None) -> str | None:
+    warnings.filterwarnings("ignore", message="No directory at")  # no collectstatic here
+    pg_name = None
+    if db == "postgres":
+        import psycopg
+
+        pg_name = reuse or f"dubov_bigfield_{os.getpid()}"
+        if not reuse:
+            with psycopg.connect(pg_admin, autocommit=True, connect_timeout=5) as admin:
+                admin.execute(f'CREATE DATABASE "{pg_name}"')
+        os.environ["DATABASE_URL"] = f"{pg_admin.rsplit('/', 1)[0]}/{pg_name}"
+    else:
+        os.environ["DATABASE_URL"] = f"sqlite:///{folder}/bench.sqlite3"
+    # the site's settings, but static files without collectstatic's manifest
+    Path(folder, "bench_settings.py").write_text(
+        "from arbiter_site.settings import *  # noqa\n"
+        "STORAGES['staticfiles'] = {'BACKEND': 'django.contrib.staticfiles.storage.StaticFilesStorage'}\n"
+    )
+    sys.path.insert(0, folder)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "bench_settings"
+    os.environ["DJANGO_DEBUG"] = "false"  # production templates and no query log
+    os.environ["DJANGO_SECRET_KEY"] = "benchmark-only-" + "x" * 40
+    os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
+    os.environ["DJANGO_SECURE_SSL_REDIRECT"] = "false"
+    os.environ.setdefault("DJANGO_LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    return pg_name
+
+
+def pages(t, in_play: int) -> list[tuple[str, str, str]]:
+    """(who, name, url): who is "public" (anonymous) or "arbiter" (the chief arbiter)."""
+    from django.urls import reverse
+
+    def u(name, *args, query=""):
+        return reverse(f"pairing:{name}", args=[t.slug, *args]) + query
+
+    done = in_play - 1
+    public = [
+        ("home", u("tournament")),
+        (f"standings after round {done}", u("standings")),
+        ("standings after round 1", u("standings", query="?round=1")),
+        ("standings CSV", u("standings_csv")),
+        ("crosstable", u("crosstable")),
+        (f"round {in_play} (in play) by board", u("round", in_play)),
+        (f"round {in_play} by name", u("round", in_play, query="?by=name")),
+        ("ARO list", u("aro")),
+        ("player card (No 1)", u("player_card", 1)),
+    ]
+    arbiter = [
+        ("dashboard", reverse("pairing:dashboard")),
+        ("overview", u("tournament")),
+        ("players", u("players")),
+        (f"round {in_play}: results entry", u("round", in_play)),
+        ("standings", u("standings")),
+        ("crosstable", u("crosstable")),
+        ("ARO list", u("aro")),
+        ("byes (next round)", u("absences")),
+        ("byes grid", u("byes_grid")),
+        ("tie details", u("tie_details")),
+        ("forbidden pairs", u("forbidden_pairs")),
+        ("audit trail", u("audit")),
+        ("settings", u("settings")),
+        ("FIDE mode", u("fide_mode")),
+        ("TRF export", u("trf_export")),
+    ]
+    return [("public", n, x) for n, x in public] + [("arbiter", n, x) for n, x in arbiter]
+
+
+def change(t, flip: list[int]):
+    """Enter (or change) one result of the round in play through the services."""
+    from pairing.models import Game, GameResult
+    from pairing.services.results import record_result
+
+    game = Game.objects.filter(round__tournament=t).order_by("-round__number", "-board").first()
+    flip[0] += 1
+    result = [GameResult.WHITE_WINS, GameResult.BLACK_WINS][flip[0] % 2]
+    record_result(game, result, t.owner)
+
+
+def measure(client, url: str, before) -> dict:
+    from django.db import connection, reset_queries
+    from django.test.utils import CaptureQueriesContext
+
+    before()
+    reset_queries()  # the request resets the log when it starts: start the count at 0
+    with CaptureQueriesContext(connection) as ctx:
+        start = time.perf_counter()
+        response = client.get(url)
+        first = time.perf_counter() - start
+    queries = len(ctx.captured_queries)  # now: the next request empties the log
+    assert response.status_code == 200, (url, response.status_code)
+    size = len(response.content)
+    start = time.perf_counter()
+    again = client.get(url)
+    second = time.perf_counter() - start
+    assert again.status_code == 200, (url, again.status_code)
+    return {"first_ms": round(first * 1000), "again_ms": round(second * 1000), "kb": round(size / 1024),
+            "queries": queries}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--pg-admin", default="postgres://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--played", type=int, default=9, help="complete rounds; the next one is in play")
+    parser.add_argument("--pending", type=int, default=50)
+    parser.add_argument("--only", choices=["public", "arbiter"], help="only these pages")
+    parser.add_argument("--keep", action="store_true", help="keep the PostgreSQL database (its name is printed)")
+    parser.add_argument("--reuse", help="a PostgreSQL database kept by --keep: skip the building")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        pg_name = configure(folder, args.db, args.pg_admin, args.reuse)
+        try:
+            run(args)
+        finally:
+            if pg_name and not args.keep and not args.reuse:
+                from django.db import connections
+
+                connections.close_all()
+                import psycopg
+
+                with psycopg.connect(args.pg_admin, autocommit=True, connect_timeout=5) as admin:
+                    admin.execute(f'DROP DATABASE IF EXISTS "{pg_name}" WITH (FORCE)')
+            elif pg_name:
+                print(f"kept database {pg_name} (--reuse {pg_name})")
+
+
+def run(args) -> None:
+    from big_field import build
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from pairing.models import Tournament
+
+    slug = "big-open"
+    if args.reuse:
+        t = Tournament.objects.get(slug=slug)
+    else:
+        start = time.perf_counter()
+        get_user_model().objects.create_user("bench", password="bench-only-password")
+        t = build(args.players, args.played, args.pending, slug, "bench")
+        print(f"built {args.players:,} players x {args.played} rounds in {time.perf_counter() - start:.1f} s")
+    in_play = t.round_set.order_by("-number").first().number
+    anonymous, arbiter = Client(), Client()
+    arbiter.force_login(t.owner)
+    flip = [0]
+    rows = []
+    print(f"| who | page ({t.player_set.count():,} players, round {in_play} in play) | first after a change | again "
+          "| KB | queries |")
+    print("|---|---|---:|---:|---:|---:|")
+    for who, name, url in pages(t, in_play):
+        if args.only and who != args.only:
+            continue
+        client = anonymous if who == "public" else arbiter
+        row = {"who": who, "page": name, "url": url, **measure(client, url, lambda: change(t, flip))}
+        rows.append(row)
+        print(f"| {who} | {name} | {row['first_ms']} ms | {row['again_ms']} ms | {row['kb']:,} | {row['queries']} |",
+              flush=True)
+    if args.json:
+        args.json.write_text(json.dumps({"players": args.players, "played": args.played, "rows": rows}, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,361 @@
+"""The site under load for ``load_site.py``: a fresh database, gunicorn as the container
+starts it, and the compose stack's nginx in front; plus the HTTP client the simulated
+visitors use.  Standard library only (and psycopg for the PostgreSQL database)."""
+
+from __future__ import annotations
+
+import argparse
+import html
+import http.client
+import ipaddress
+import os
+import re
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO_SLUG, DEMO_USER, DEMO_PASSWORD = "demo-open", "arbiter", "dubov-demo"
+BIG_SLUG = "load-open"
+
+
+# ---------------------------------------------------------------- bounds
+
+
+def loopback_only(host: str) -> str:
+    """The host, if every address it names is a loopback one; else SystemExit."""
+    try:
+        infos = socket.getaddrinfo(host, None)
+    except socket.gaierror as exc:
+        raise SystemExit(f"load_site: cannot resolve {host!r}: {exc}") from exc
+    addresses = {info[4][0] for info in infos}
+    if not addresses or not all(ipaddress.ip_address(a.split("%")[0]).is_loopback for a in addresses):
+        raise SystemExit(f"load_site: refusing {host!r} ({', '.join(sorted(addresses))}): loopback addresses only")
+    return host
+
+
+def bounded(value: float, upper: float, name: str) -> float:
+    if value <= 0:
+        raise SystemExit(f"load_site: {name} must be positive")
+    if value > upper:
+        raise SystemExit(f"load_site: {name} {value:g} is above the cap of {upper:g}")
+    return value
+
+
+def free_port(host: str) -> int:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def nginx_binary() -> str | None:
+    return shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+
+
+def _stop(process: subprocess.Popen | None) -> None:
+    if process and process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+# ---------------------------------------------------------------- the site under test
+
+
+@dataclass
+class Site:
+    """Database, gunicorn (``docker/gunicorn.conf.py``: threaded workers, as the image
+    starts it) bound to loopback, and with ``args.proxy`` the compose stack's
+    ``docker/nginx/nginx.conf`` (Debian's nginx, only its addresses, certificate and cache
+    folder changed, as tests/hosting/test_slow_clients.py runs it) in front, over TLS."""
+
+    args: argparse.Namespace
+    workdir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="dubov-load-")))
+    pg_name: str | None = None
+    server: subprocess.Popen | None = None
+    proxy: subprocess.Popen | None = None
+    port: int = 0  # where the clients connect: nginx's TLS port, or gunicorn's
+    app_port: int = 0
+    database_url: str = ""
+
+    @property
+    def log_file(self) -> Path:
+        return self.workdir / "gunicorn.log"
+
+    @property
+    def tls(self) -> bool:
+        return self.proxy is not None
+
+    def server_errors(self) -> dict[str, int]:
+        """The server's logged exceptions, by their last line (e.g. "database is locked")."""
+        counts: dict[str, int] = {}
+        if self.log_file.exists():
+            for line in self.log_file.read_text(errors="replace").splitlines():
+                if re.match(r"^[\w.]+(Error|Exception|Timeout)\b.*:", line) or "WORKER TIMEOUT" in line:
+                    key = re.sub(r"\(pid:\d+\)", "", line.split("] ", 1)[-1]).strip()[:120]
+                    counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    @property
+    def slug(self) -> str:
+        return BIG_SLUG if self.args.players else DEMO_SLUG
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "GUNICORN_"))}
+        env.update(
+            DJANGO_DEBUG="false",
+            DJANGO_SECRET_KEY="load-test-only-" + "x" * 40,
+            DJANGO_ALLOWED_HOSTS=self.args.host,
+            DJANGO_STATIC_ROOT=str(self.workdir / "static"),
+            DJANGO_LOG_LEVEL="WARNING",
+            DATABASE_URL=self.database_url,
+            WEB_CONCURRENCY=str(self.args.workers),
+        )
+        if self.proxy_wanted:
+            env["DJANGO_TRUSTED_PROXIES"] = "1"  # as in docker-compose.yml
+        if self.args.sqlite_immediate:
+            # A variant of the settings, for comparison: SQLite write transactions take
+            # the write lock at BEGIN, so they queue (busy timeout) instead of failing.
+            (self.workdir / "load_settings.py").write_text(
+                "from arbiter_site.settings import *  # noqa\n"
+                "DATABASES['default'].setdefault('OPTIONS', {})['transaction_mode'] = 'IMMEDIATE'\n"
+            )
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(self.workdir), env.get("PYTHONPATH")]))
+            env["DJANGO_SETTINGS_MODULE"] = "load_settings"
+        for item in self.args.env or []:
+            name, _, value = item.partition("=")
+            env[name] = value
+        return env
+
+    @property
+    def proxy_wanted(self) -> bool:
+        return self.args.proxy == "yes" or (self.args.proxy == "auto" and nginx_binary() is not None)
+
+    def create_database(self) -> None:
+        if self.args.db == "sqlite":
+            self.database_url = f"sqlite:///{self.workdir / 'load.sqlite3'}"
+            return
+        import psycopg
+
+        self.pg_name = f"dubov_load_{os.getpid()}"
+        with psycopg.connect(self.args.pg_admin, autocommit=True, connect_timeout=5) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{self.pg_name}" WITH (FORCE)')
+            admin.execute(f'CREATE DATABASE "{self.pg_name}"')
+        base = self.args.pg_admin.rsplit("/", 1)[0]
+        self.database_url = f"{base}/{self.pg_name}"
+
+    def manage(self, *argv: str, **extra_env: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", *argv], cwd=ROOT, env=self.env() | extra_env, capture_output=True, text=True
+        )
+        if done.returncode:
+            raise SystemExit(f"load_site: manage.py {argv[0]} failed:\n{done.stderr[-2000:]}")
+        return done.stdout
+
+    def prepare(self) -> None:
+        self.create_database()
+        self.manage("migrate", "--noinput")
+        self.manage("collectstatic", "--noinput", "--verbosity", "0")
+        self.manage("demo", DJANGO_DEBUG="true")  # the demo runs on development copies only
+        if self.args.players:
+            done = subprocess.run(
+                [sys.executable, "benchmarks/big_field.py", "--players", str(self.args.players),
+                 "--played", str(self.args.played), "--pending", str(self.args.pending),
+                 "--slug", BIG_SLUG, "--owner", DEMO_USER],
+                cwd=ROOT, env=self.env(), capture_output=True, text=True,
+            )
+            if done.returncode:
+                raise SystemExit(f"load_site: building the tournament failed:\n{done.stderr[-3000:]}")
+            print(done.stdout.strip(), flush=True)
+
+    def start(self) -> None:
+        self.app_port = free_port(self.args.host)
+        bind = f"[{self.args.host}]:{self.app_port}" if ":" in self.args.host else f"{self.args.host}:{self.app_port}"
+        gunicorn = Path(sys.executable).parent / "gunicorn"
+        self._log = self.log_file.open("w")
+        self.server = subprocess.Popen(
+            [str(gunicorn), "-c", "docker/gunicorn.conf.py", "arbiter_site.wsgi:application",
+             "--log-level", "warning"],
+            cwd=ROOT, env=self.env() | {"GUNICORN_BIND": bind}, stdout=subprocess.DEVNULL, stderr=self._log,
+        )
+        self.port = self.app_port
+        self._wait_for_health("gunicorn", lambda: self.server.poll() is None, self.log_file)
+        if self.proxy_wanted:
+            self._start_proxy()
+
+    def _start_proxy(self) -> None:
+        nginx = nginx_binary()
+        if nginx is None:
+            raise SystemExit("load_site: --proxy yes but no nginx (scripts/ensure-nginx.sh installs Debian's)")
+        folder = self.workdir / "proxy"
+        certs = folder / "certs"
+        certs.mkdir(parents=True)
+        # nginx's workers run as another user when started as root: they must reach the
+        # cache and temporary folders (made by nginx under this one)
+        for path in (self.workdir, folder):
+            path.chmod(0o755)
+        made = subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN={self.args.host}",
+             "-keyout", str(certs / "privkey.pem"), "-out", str(certs / "fullchain.pem")],
+            capture_output=True, text=True,
+        )
+        if made.returncode:
+            raise SystemExit(f"load_site: openssl failed: {made.stderr}")
+        https_port, http_port = free_port(self.args.host), free_port(self.args.host)
+        conf = (ROOT / "docker" / "nginx" / "nginx.conf").read_text()
+        host = f"[{self.args.host}]" if ":" in self.args.host else self.args.host
+        conf = re.sub(r"listen 80;", f"listen {host}:{http_port};", conf)
+        conf = re.sub(r"listen 443 ssl", f"listen {host}:{https_port} ssl", conf)
+        conf = re.sub(r"server web:8000", f"server {host}:{self.app_port}", conf)
+        conf = conf.replace("/etc/nginx/certs/", f"{certs}/")
+        # its own cache and temporary folders (another nginx on this machine has its own)
+        conf = re.sub(r"(proxy_cache_path\s+)\S+", lambda m: f"{m.group(1)}{folder / 'cache'}", conf)
+        conf = re.sub(r"(_temp_path\s+)/tmp/", lambda m: f"{m.group(1)}{folder}/", conf)
+        conf = conf.replace("access_log /dev/stdout;", f"access_log {folder / 'access.log'};")
+        (folder / "nginx.conf").write_text(conf)
+        command = [nginx, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", "stderr",
+                   "-g", f"daemon off; pid {folder / 'nginx.pid'};"]
+        tested = subprocess.run([*command[:-2], "-t"], capture_output=True, text=True)
+        if tested.returncode:
+            raise SystemExit(f"load_site: nginx refuses the configuration:\n{tested.stderr}")
+        self._proxy_log = (folder / "error.log").open("w")
+        self.proxy = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self._proxy_log)
+        self.port = https_port
+        self._wait_for_health("nginx", lambda: self.proxy.poll() is None, folder / "error.log")
+
+    def _wait_for_health(self, what: str, alive, log: Path) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if not alive():
+                raise SystemExit(f"load_site: {what} exited:\n{log.read_text()[-2000:]}")
+            try:
+                status, _, _ = Session(self).send("GET", "/health/")
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise SystemExit(f"load_site: {what} did not answer /health/ within 30 s")
+
+    def stop(self) -> None:
+        _stop(self.proxy)
+        _stop(self.server)
+        if self.server:
+            self._log.close()
+        if self.pg_name and not self.args.keep:
+            import psycopg
+
+            with psycopg.connect(self.args.pg_admin, autocommit=True, connect_timeout=5) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{self.pg_name}" WITH (FORCE)')
+        if self.args.keep:
+            print(f"kept: {self.workdir} {self.pg_name or ''}")
+        else:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- HTTP
+
+_TLS = ssl.create_default_context()
+_TLS.check_hostname = False
+_TLS.verify_mode = ssl.CERT_NONE  # the proxy's certificate is made up for the run
+
+
+class Session:
+    """One visitor: cookies, a keep-alive connection (from its own loopback address when
+    ``source`` is given, so the proxy's per-address limit counts visitors, not the one
+    machine running them), and the ETags it has seen, sent back as a browser does."""
+
+    def __init__(self, site: Site, source: str | None = None):
+        self.site = site
+        self.source = source
+        self.cookies: dict[str, str] = {}
+        self.etags: dict[str, str] = {}
+        self.conn = self._connect()
+
+    def _connect(self):
+        host, port = self.site.args.host, self.site.port
+        source = (self.source, 0) if self.source else None
+        if self.site.tls:
+            return http.client.HTTPSConnection(host, port, timeout=60, context=_TLS, source_address=source)
+        return http.client.HTTPConnection(host, port, timeout=60, source_address=source)
+
+    def headers(self) -> dict[str, str]:
+        host, port = self.site.args.host, self.site.port
+        netloc = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        # gunicorn alone: the site is told it sits behind a TLS proxy, as nginx tells it
+        return {"Host": netloc} if self.site.tls else {"Host": netloc, "X-Forwarded-Proto": "https"}
+
+    def send(self, method: str, path: str, form: dict | None = None, extra: dict | None = None,
+             conditional: bool = False):
+        """(status, headers, text).  ``conditional``: If-None-Match with the ETag last seen
+        for this path (a browser's reload, or htmx's request through the browser cache)."""
+        headers = self.headers() | dict(extra or {})
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if conditional and path in self.etags:
+            headers["If-None-Match"] = self.etags[path]
+        body = None
+        if form is not None:
+            body = urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["Origin"] = f"https://{self.headers()['Host']}"
+            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, body=body, headers=headers)
+                response = self.conn.getresponse()
+                data = response.read().decode("utf-8", "replace")
+                break
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                # a keep-alive connection the server closed while idle: a browser opens a
+                # new one and sends the GET again
+                self.conn.close()
+                self.conn = self._connect()
+                if method != "GET" or attempt == 2:
+                    raise
+            except (OSError, http.client.HTTPException):
+                self.conn.close()
+                self.conn = self._connect()
+                raise
+        got = {k.lower(): v for k, v in response.getheaders()}
+        for cookie in response.headers.get_all("Set-Cookie") or []:
+            name, _, rest = cookie.partition("=")
+            self.cookies[name.strip()] = rest.split(";", 1)[0]
+        if "etag" in got and response.status in (200, 204, 286):
+            self.etags[path] = got["etag"]
+        return response.status, got, data
+
+    def login(self, username: str, password: str) -> None:
+        status, _, page = self.send("GET", "/accounts/login/")
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        if status != 200 or not token:
+            raise SystemExit(f"load_site: no login form (HTTP {status})")
+        status, got, _ = self.send(
+            "POST", "/accounts/login/",
+            {"csrfmiddlewaretoken": token.group(1), "username": username, "password": password, "next": "/"},
+        )
+        if status != 302 or "sessionid" not in self.cookies:
+            raise SystemExit(f"load_site: login as {username!r} failed (HTTP {status})")
+
+    def submit(self, page: str, action: str, extra: dict | None = None):
+        """POST the form of ``page`` whose action is ``action``, with its hidden fields."""
+        form = re.search(r'<form\b[^>]*action="' + re.escape(action) + r'"[^>]*>(.*?)</form>', page, re.S)
+        fields = {}
+        if form:
+            for tag in re.findall(r"<input\b[^>]*>", form.group(1)):
+                name = re.search(r'name="([^"]+)"', tag)
+                value = re.search(r'value="([^"]*)"', tag)
+                if name and 'type="hidden"' in tag:
+                    fields[html.unescape(name.group(1))] = html.unescape(value.group(1)) if value else ""
+        return self.send("POST", action, fields | (extra or {}))
