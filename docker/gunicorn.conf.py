@@ -70,16 +70,17 @@ def pre_request(worker, req) -> None:
     if not hasattr(unreader, "plain_chunk"):
         unreader.plain_chunk = unreader.chunk
 
-        def chunk():
+        def chunk(*args):
+            # gunicorn calls it with a read-ahead size on keep-alive connections
             deadline = getattr(unreader, "body_deadline", None)
             if deadline is None:
-                return unreader.plain_chunk()
+                return unreader.plain_chunk(*args)
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError(f"the request body took longer than {body_timeout} s")
             sock.settimeout(remaining)
             try:
-                return unreader.plain_chunk()
+                return unreader.plain_chunk(*args)
             finally:
                 sock.settimeout(None)
 
