@@ -154,6 +154,9 @@ def first_best_assignment(rows: Sequence[int], cols: Sequence[int], kind: Callab
     n = len(cols)
     kr = [kind(r) for r in rows]
     kc = [kind(c) for c in cols]
+    greedy = _greedy_by_kinds(rows, cols, kr, kc, row_count, col_count, tight, spare, legal)
+    if greedy is not None:
+        return greedy
 
     def ok(i: int, j: int) -> bool:
         if i < len(rows):
@@ -164,3 +167,116 @@ def first_best_assignment(rows: Sequence[int], cols: Sequence[int], kind: Callab
     if assignment is None:
         return None
     return [cols[assignment[i]] for i in range(len(rows))]
+
+
+SPARE = object()  # the left-over columns, as one more row kind
+
+
+def _greedy_by_kinds(rows, cols, kr, kc, row_count, col_count, tight, spare, legal) -> list[int] | None:
+    """Rows in order, each the smallest legal free column whose kind keeps a complete
+    assignment of the kinds possible (a flow on the tight pairs, kept up to date by one
+    alternating search per change).  That is the lexicographically first assignment when
+    it completes (each choice was the smallest one the kinds allow, and the kinds allow
+    every real choice); None when a player's own exceptions (rematches, forbidden pairs)
+    leave a row without a column, and the caller searches column by column.
+    O(n * K^2) for n rows and K kinds."""
+    from collections import deque
+
+    by_row: dict = {}
+    for r, c in tight:
+        by_row.setdefault(r, []).append(c)
+    by_row[SPARE] = [c for c in col_count if c in spare]
+    # an initial flow on the tight pairs: f[(row kind, column kind)], SPARE for left-over
+    f: dict = {}
+    need_rows = dict(row_count)
+    need_rows[SPARE] = len(cols) - len(rows)
+    room = dict(col_count)
+    holders: dict = {c: {} for c in col_count}  # column kind -> {row kind: units}
+
+    def move(h, c, units):
+        f[(h, c)] = f.get((h, c), 0) + units
+        holders[c][h] = holders[c].get(h, 0) + units
+        if not f[(h, c)]:
+            del f[(h, c)]
+            del holders[c][h]
+
+    def path_from(start_rows, goal) -> list | None:
+        """Alternating path: a row kind of ``start_rows`` takes a column kind, whose unit
+        holder takes another ... until a column kind ``goal(c)`` accepts.  Returns the
+        (row kind, column kind) steps."""
+        prev: dict = {}
+        queue = deque()
+        seen_rows = set()
+        for h in start_rows:
+            seen_rows.add(h)
+            queue.append(h)
+        seen_cols = set()
+        while queue:
+            h = queue.popleft()
+            for c in by_row.get(h, ()):
+                if c in seen_cols:
+                    continue
+                seen_cols.add(c)
+                prev[c] = h
+                if goal(c):
+                    steps = []
+                    while True:
+                        h2 = prev[c]
+                        steps.append((h2, c))
+                        if h2 in start_rows:
+                            return steps[::-1]
+                        c = prev[("row", h2)]
+                for h2 in holders[c]:
+                    if h2 not in seen_rows:
+                        seen_rows.add(h2)
+                        prev[("row", h2)] = c
+                        queue.append(h2)
+        return None
+
+    # fill the flow: each missing unit by one alternating path to a column with room
+    for h in list(need_rows):
+        while need_rows[h] > 0:
+            steps = path_from({h}, lambda c: room[c] > 0)
+            if steps is None:
+                return None
+            units = 1
+            for k, (h2, c) in enumerate(steps):
+                move(h2, c, 1)
+                if k + 1 < len(steps):
+                    move(steps[k + 1][0], c, -1)
+            room[steps[-1][1]] -= units
+            need_rows[h] -= units
+    free: dict = {c: deque() for c in col_count}
+    for j, k in enumerate(kc):
+        free[k].append(j)
+    out: list[int] = []
+    for i, t in enumerate(kr):
+        options = []
+        for k in by_row.get(t, ()):
+            q = free[k]
+            for j in q:
+                if legal(rows[i], cols[j]):
+                    options.append((j, k))
+                    break
+        options.sort()
+        for j, k in options:
+            if (t, k) in f:
+                move(t, k, -1)
+            else:
+                # k's unit goes to t: its holder takes another column ... until a column
+                # that t gives up takes it
+                steps = path_from(set(holders[k]), lambda c, t=t, k=k: (t, c) in f and c != k)
+                if steps is None:
+                    continue
+                move(steps[0][0], k, -1)
+                for n_, (h2, c) in enumerate(steps):
+                    move(h2, c, 1)
+                    if n_ + 1 < len(steps):
+                        move(steps[n_ + 1][0], c, -1)
+                move(t, steps[-1][1], -1)
+            free[k].remove(j)
+            out.append(cols[j])
+            break
+        else:
+            return None
+    return out
