@@ -282,7 +282,7 @@ def test_property_fast_path_equals_weighted_matching(seed, players):
     weighted matching with its constrained re-solves, on every round of random
     tournaments: brackets from 4 residents take the fast path when it can prove its
     answer, and must give the same pairs, colours and PAB as the matching."""
-    import pairing.engine.dutch.pairer as pairer
+    import pairing.engine.dutch.procedure as pairer
 
     cfg = GeneratorConfig(players=players, rounds=7, seed=seed, bye_rate=0.03, forfeit_rate=0.03)
     snaps = []
