@@ -108,6 +108,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # inside the messages middleware: HTMX fragments carry the messages of their request
     "pairing.middleware.HtmxMessagesMiddleware",
+    # a GET on a form-only address (Back to a confirmation page): 405 with a page
+    "pairing.middleware.MethodNotAllowedPageMiddleware",
     # last, as django-axes asks: it turns a lockout into our login page with a message
     "axes.middleware.AxesMiddleware",
 ]

@@ -138,6 +138,10 @@ class PlayerForm(forms.ModelForm):
             data["rating"] = computed
             data["rating_provisional"] = False
             self.instance.rating_provisional = False
+        elif typed is None and data.get("rating_provisional"):
+            # Unrated ticked and nothing typed: say what to type (issue 32, item 12)
+            self.add_error("rating", gettext("Unrated: type the provisional rating you give this player."))
+            return
         elif typed is None:
             self.add_error("rating", self.fields["rating"].error_messages["required"])
             return

@@ -297,13 +297,23 @@ def mark_checked(t: Tournament) -> None:
 
 def newer_lists(t: Tournament) -> list[RatingList]:
     """Lists of the tournament's order loaded since its last check (the automatic
-    check after a list update, VCL4THP Q139: the overview asks to review them)."""
+    check after a list update, VCL4THP Q139: the overview asks to review them).
+
+    Never checked, "since" is since the first player was registered (issue 32, item
+    12): a list loaded before that was there when the players were entered, looked up
+    in it or typed beside it, and is no update; the tournament's creation stands in
+    when the audit trail records no registration."""
     if not t.consistency_checks or not t.player_set.exists():
         return []
+    since = t.ratings_checked_at
+    if since is None:
+        first = (AuditEntry.objects.filter(tournament=t, action__in=[AuditAction.PLAYER, AuditAction.IMPORT])
+                 .order_by("at").values_list("at", flat=True).first())
+        since = first or t.created
     loaded = [s.rating_list for s in sources(t) if s.rating_list is not None]
     seen: dict[int, RatingList] = {}
     for rl in loaded:
-        if t.ratings_checked_at is None or rl.loaded_at > t.ratings_checked_at:
+        if rl.loaded_at > since:
             seen.setdefault(rl.pk, rl)
     return list(seen.values())
 

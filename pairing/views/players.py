@@ -74,6 +74,9 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         if not form.is_valid():
             for name in list(form.errors):
                 if name != "__all__" and not request.POST.get(name):
+                    # ticking Unrated asks for the provisional rating at once, in words
+                    if name == "rating" and request.POST.get("rating_provisional"):
+                        continue
                     del form.errors[name]
         return render(request, "pairing/players.html#player-form", _players_context(t, form))
     if form.is_valid():
@@ -86,7 +89,12 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
             return render(request, "pairing/players.html", _players_context(t, form), status=409)
         messages.success(request, _("%(name)s registered as number %(tpn)s.") % {"name": player.shown_name, "tpn": player.tpn})
         if request.htmx:
-            return render(request, "pairing/players.html#player-area", _players_context(t, PlayerForm(tournament=t)))
+            # the picked player's rating panel goes with the form it filled, and the
+            # address loses its ?pick= (a reload would fill the form again)
+            response = render(request, "pairing/players.html#player-area",
+                              {**_players_context(t, PlayerForm(tournament=t)), "clear_found": True})
+            response["HX-Replace-Url"] = reverse("pairing:players", args=[t.slug])
+            return response
         return redirect("pairing:players", slug=t.slug)
     if request.htmx:  # 200 so that htmx swaps in the form with its messages
         return render(request, "pairing/players.html#player-area", _players_context(t, form))

@@ -233,15 +233,13 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
         g.by_hand = bool(ex and ex["colours"] and g.colour_rule is None)
     if ex:
         ex["boards_by_hand"] = [g.board for g in games if g.by_hand]
-    done, total = rnd.progress()
     ctx = {
         "t": t,
         "round": rnd,
         "games": games,
         "pab": rnd.pab(),
         "absent": not_paired(t, rnd.number),
-        "done": done,
-        "total": total,
+        **_progress(t, rnd),
         "is_arbiter": is_arbiter,
         "ex": ex,
         **_result_choices(),
@@ -259,6 +257,24 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
             ctx["pab_form"] = OnePlayerForm(players=in_pool, label=_("PAB to"))
             ctx["unpair_form"] = OnePlayerForm(players=_paired_players(rnd), label=_("To the pool"))
     return ctx
+
+
+def _progress(t, rnd: Round) -> dict:
+    """The progress line of a round's results (issue 32, item 12): how many are in, how
+    many of those are adjourned games still to finish (then the round is not called
+    complete), whether "Pair the next round" belongs here (the last round published,
+    every result in, no draft, rounds left), and whether any board still takes a key
+    (a round closed in FIDE mode takes none, but for its adjourned games)."""
+    results = list(rnd.game_set.values_list("result", flat=True))
+    done, total = sum(1 for r in results if r), len(results)
+    adjourned = sum(1 for r in results if r == GameResult.ADJOURNED)
+    last = t.rounds_published()
+    return {
+        "done": done, "total": total, "adjourned": adjourned,
+        "pair_next": (not rnd.is_draft and rnd.number == last and done == total and total > 0
+                      and last < t.rounds and t.draft_round() is None),
+        "keys_apply": not rnd.is_draft and (rnd.number >= closed_before(t) or adjourned > 0),
+    }
 
 
 def _result_choices() -> dict:
@@ -421,14 +437,12 @@ def game_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpRe
         # 200 even on a refusal: htmx swaps the row, which shows the message and the
         # result now stored.
         rnd.refresh_from_db()
-        done, total = rnd.progress()
         _annotate_scores(t, rnd, [game], [game.white, game.black])
         return render(
             request,
             "pairing/round.html#board-row",
-            {"t": t, "round": rnd, "g": game, "is_arbiter": True, "error": error, "done": done, "needs": needs,
-             "total": total, "oob": True, **_result_choices(),
-             "closed": closed_before(t)},
+            {"t": t, "round": rnd, "g": game, "is_arbiter": True, "error": error, "needs": needs,
+             **_progress(t, rnd), "oob": True, **_result_choices(), "closed": closed_before(t)},
         )
     if error:
         messages.error(request, error)
