@@ -367,6 +367,10 @@ def main(argv: list[str] | None = None) -> int:
     if subject is None:
         ap.error("--subject gacrux needs --gacrux")
     one = one_of_theirs if args.way == "theirs" else one_of_ours
+    import subprocess  # noqa: PLC0415
+
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                            cwd=Path(__file__).resolve().parent).stdout.strip()
     total, differences, started = Counter(), [], time.time()
     try:
         for i, n in enumerate(range(args.start, args.start + args.count), start=1):
@@ -385,6 +389,7 @@ def main(argv: list[str] | None = None) -> int:
             gacrux.close()
     run = {k: str(v) for k, v in vars(args).items() if k != "merge"}
     run["seconds"] = round(time.time() - started)
+    run["commit"] = commit  # the engine the run measured
     data = {"tally": dict(total), "differences": differences, "runs": [run]}
     report(data)
     if args.json:
