@@ -382,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
             total.update(tally)
             differences.extend(kept)
             if i % 50 == 0:
-                print(f"... {i} tournaments, {total['rounds']} rounds, {len(differences)} differing, "
+                print(f"... {i} tournaments, {total['rounds']} rounds, {len(differences)} kept, "
                       f"{time.time() - started:.0f} s", flush=True)
     finally:
         if gacrux is not None:
