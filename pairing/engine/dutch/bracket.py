@@ -99,7 +99,8 @@ class BracketSolver:
     def _pack(self) -> None:
         total = sum(self.widths) + sum(self.extra_widths)
         if total > MAX_BITS:
-            raise EngineError(f"internal error: the bracket's criteria need {total} bits, more than {MAX_BITS}")
+            raise EngineError(f"this bracket's criteria need {total} bits of weight, more than the {MAX_BITS} the matching "
+                              "handles exactly; the arbiter pairs it (1.9.3) or reports the file to the developers")
         self.total_bits = total
         shifts = []
         s = total
@@ -231,4 +232,14 @@ def exchange_order(s1: Sequence[int], s2: Sequence[int], k: int, target_diff: in
                 yield x, y
 
 
-__all__ = ["BracketResult", "BracketSolver", "Constraints", "Level", "Outcome", "exchange_order"]
+def exchanges_in_order(s1: Sequence[int], s2: Sequence[int]):
+    """Every resident-exchange (none first) in the order of 4.3: (a) fewest exchanged,
+    (b) smallest difference of the sums, (c), (d)."""
+    yield (), ()
+    for k in range(1, min(len(s1), len(s2)) + 1):
+        diffs = sorted({sum(y) - sum(x) for x in combinations(s1, k) for y in combinations(s2, k)})
+        for diff in diffs:
+            yield from exchange_order(s1, s2, k, diff)
+
+
+__all__ = ["BracketResult", "BracketSolver", "Constraints", "Level", "Outcome", "exchange_order", "exchanges_in_order"]

@@ -39,7 +39,34 @@ from decimal import Decimal
 from .colours import c10_violation, c11_violation, c12_violation, c13_violation
 from .state import DutchPlayerState, Float
 
-MAX_BITS = 120  # rustworkx: exact below 2**126; the force level and doubling need room
+MAX_BITS = 120
+_COLOUR_LABEL = {
+    "C10": "topscorer pairs ending beyond a colour difference of 2",
+    "C11": "topscorer pairs giving one colour a third time in a row",
+    "C12": "players not getting their colour preference",
+    "C13": "players not getting their strong colour preference",
+}
+
+
+def _fmt(score) -> str:
+    return format(score.normalize(), "f") if isinstance(score, Decimal) else str(score)
+
+
+def describe(levels, values) -> list[str]:
+    """The criteria a candidate reached, as an arbiter reads them: counts of what each
+    level minimises (players without their preference, ...) or maximises (pairs ...)."""
+    out = []
+    c6 = next((v for lv, v in zip(levels, values, strict=True) if lv.name == "C6"), 0)
+    c7 = {lv.sigma: v for lv, v in zip(levels, values, strict=True) if lv.name == "C7"}
+    for lv, v in zip(levels, values, strict=True):
+        if lv.name == "completion":
+            continue
+        if lv.against == "pairs":
+            v = c6 - v
+        elif lv.against == "mdps":
+            v = c7.get(lv.sigma, 0) - v
+        out.append(f"[{lv.name}] {lv.label or 'value'}: {v}")
+    return out  # rustworkx: exact below 2**126; the force level and doubling need room
 
 
 @dataclass(frozen=True)
@@ -48,6 +75,10 @@ class Level:
     fn: Callable[[int, int], int]  # (x position, y position) -> contribution
     bracket_only: bool  # only bracket pairs contribute (bounds the level's width)
     cap: int = 0  # at most this many pairs contribute (0: no bound beyond bracket_only)
+    label: str = ""  # what the level's total counts, for the explanation
+    against: str = ""  # "pairs": the level counts pairs keeping the criterion (shown: those not);
+    #                    "mdps": the same among the MDP pairs of ``sigma`` (shown: those not)
+    sigma: object = None  # the MDP or downfloater score of a per-score level
 
 
 class Levels:
@@ -85,45 +116,57 @@ class Levels:
             levels.append(Level("completion", lambda i, j: 1 + notcand[i] + notcand[j], False))
         else:
             levels.append(Level("completion", lambda i, j: 1, False))
-        levels.append(Level("C6", lambda i, j: 1 if is_r[j] else 0, True))
+        levels.append(Level("C6", lambda i, j: 1 if is_r[j] else 0, True, label="pairs"))
         mdp_scores = sorted({score[i] for i in range(n_mdp)}, reverse=True)
         at_score: dict = {}
         for i in range(b_end):
             at_score[score[i]] = at_score.get(score[i], 0) + 1
         for sigma in mdp_scores:
             levels.append(Level("C7", lambda i, j, s=sigma: 1 if is_r[j] and is_m[i] and score[i] == s else 0, True,
-                                at_score[sigma]))
+                                at_score[sigma], f"MDPs scoring {_fmt(sigma)} paired", sigma=sigma))
         if n_next:
-            levels.append(Level("C8", lambda i, j: 1 if is_n[j] else 0, False, min(n_next, (b_end + n_next) // 2)))
+            levels.append(Level("C8", lambda i, j: 1 if is_n[j] else 0, False, min(n_next, (b_end + n_next) // 2),
+                                "pairs in the next bracket"))
             for sigma in sorted({score[i] for i in range(b_end)}, reverse=True):
                 levels.append(Level("C8", lambda i, j, s=sigma: 1 if is_n[j] and i < b_end and score[i] == s else 0,
-                                    False, min(at_score[sigma], n_next)))
+                                    False, min(at_score[sigma], n_next),
+                                    f"downfloaters scoring {_fmt(sigma)} paired in the next bracket", sigma=sigma))
         rank = [0] * n
         if c9 and bye_score is not None:
             at = [s is not None and s.score == bye_score for s in st]
             most = max((s.games_played for s, a in zip(st, at, strict=True) if a), default=0)
             rank = [most - s.games_played if a else 0 for s, a in zip(st, at, strict=True)]
-            levels.append(Level("C9", lambda i, j: rank[i] + rank[j], False))
+            levels.append(Level("C9", lambda i, j: rank[i] + rank[j], False,
+                                label="games played by the paired players of the PAB score, ranked"))
         for name, viol in (("C10", c10_violation), ("C11", c11_violation), ("C12", c12_violation),
                            ("C13", c13_violation)):
-            levels.append(Level(name, lambda i, j, v=viol: 1 if is_r[j] and not v(st[i], st[j]) else 0, True))
+            levels.append(Level(name, lambda i, j, v=viol: 1 if is_r[j] and not v(st[i], st[j]) else 0, True,
+                                label=_COLOUR_LABEL[name], against="pairs"))
         if rounds_played >= 1:
-            levels.append(Level("C14", lambda i, j: (d1[j] + (is_r[i] and d1[i])) if is_r[j] else 0, True))
-            levels.append(Level("C15", lambda i, j: 1 if is_r[j] and not (is_m[i] and u1[j]) else 0, True))
+            levels.append(Level("C14", lambda i, j: (d1[j] + (is_r[i] and d1[i])) if is_r[j] else 0, True,
+                                label="paired residents who downfloated the previous round"))
+            levels.append(Level("C15", lambda i, j: 1 if is_r[j] and not (is_m[i] and u1[j]) else 0, True,
+                                label="MDP opponents who upfloated the previous round", against="pairs"))
         if rounds_played >= 2:
-            levels.append(Level("C16", lambda i, j: (d2[j] + (is_r[i] and d2[i])) if is_r[j] else 0, True))
-            levels.append(Level("C17", lambda i, j: 1 if is_r[j] and not (is_m[i] and u2[j]) else 0, True))
+            levels.append(Level("C16", lambda i, j: (d2[j] + (is_r[i] and d2[i])) if is_r[j] else 0, True,
+                                label="paired residents who downfloated two rounds before"))
+            levels.append(Level("C17", lambda i, j: 1 if is_r[j] and not (is_m[i] and u2[j]) else 0, True,
+                                label="MDP opponents who upfloated two rounds before", against="pairs"))
         for name, flags, rounds_needed, up in (("C18", d1, 1, False), ("C19", u1, 1, True),
                                                ("C20", d2, 2, False), ("C21", u2, 2, True)):
             if rounds_played < rounds_needed:
                 continue
+            when = "the previous round" if rounds_needed == 1 else "two rounds before"
             for sigma in mdp_scores:
                 if up:
                     levels.append(Level(name, lambda i, j, s=sigma, f=flags: 1 if is_r[j] and is_m[i]
-                                        and score[i] == s and not f[j] else 0, True, at_score[sigma]))
+                                        and score[i] == s and not f[j] else 0, True, at_score[sigma],
+                                        f"opponents of MDPs scoring {_fmt(sigma)} who upfloated {when}", "mdps",
+                                        sigma))
                 else:
                     levels.append(Level(name, lambda i, j, s=sigma, f=flags: 1 if is_r[j] and is_m[i]
-                                        and score[i] == s and f[i] else 0, True, at_score[sigma]))
+                                        and score[i] == s and f[i] else 0, True, at_score[sigma],
+                                        f"paired MDPs scoring {_fmt(sigma)} who downfloated {when}", sigma=sigma))
         self.all_levels = levels
         self.is_m, self.is_r, self.is_n = is_m, is_r, is_n
         # players alike for every level share a signature: levels are computed once per

@@ -17,8 +17,8 @@ from decimal import Decimal
 from ..matching import has_perfect_matching
 from ..model import BracketTrace, EngineError
 from .assign import first_best_assignment
-from .bracket import BracketSolver, Constraints, exchange_order
-from .criteria import MAX_BITS, Levels
+from .bracket import BracketSolver, Constraints, exchange_order, exchanges_in_order
+from .criteria import MAX_BITS, Levels, describe
 from .fast import FAST_MIN, FastBracket
 
 MAX_BITS_ORDER = MAX_BITS
@@ -112,7 +112,8 @@ class BracketProcedure:
             # usually half of them: the exchange levels of step 3 go into this first
             # matching (taken out again if the pairs turn out fewer)
             pre_pairs = len(residents) // 2
-            self._exchange_levels(solver, list(range(nb)), pre_pairs)
+            if not self._exchange_levels(solver, list(range(nb)), pre_pairs):
+                pre_pairs = 0
         best = solver.solve()
         need = len(vertices) // 2
         matched = sum(1 for m in best.mate if m != -1) // 2
@@ -195,20 +196,26 @@ class BracketProcedure:
         if n_pairs:
             bsn = {p: k + 1 for k, p in enumerate(remainder)}
             s1_set = set(s1)
+            levels_in = pre_pairs == n_pairs or self._exchange_levels(solver, remainder, n_pairs)
             if pre_pairs == n_pairs:
                 o = best
-            else:
-                self._exchange_levels(solver, remainder, n_pairs)
+            elif levels_in:
                 o = solver.solve(c)
+            else:
+                o = best
             lows = sorted(i for i in remainder if o.mate[i] in rem_set and o.mate[i] > i)
             k = sum(1 for i in lows if i not in s1_set)
             diff = sum(bsn[i] for i in lows) - sum(bsn[i] for i in s1)
             best = o
             chosen = None
-            if k == 0:
+            if k == 0 and levels_in:
                 chosen = ((), ())
             else:
-                for x, y in exchange_order([bsn[p] for p in s1], [bsn[p] for p in s2], k, diff):
+                # with the levels in, only the exchanges of that size and difference; without
+                # them (too wide a weight), every exchange in the order of 4.3
+                order = (exchange_order([bsn[p] for p in s1], [bsn[p] for p in s2], k, diff) if levels_in
+                         else exchanges_in_order([bsn[p] for p in s1], [bsn[p] for p in s2]))
+                for x, y in order:
                     new_s1 = sorted((set(s1) - {remainder[b - 1] for b in x}) | {remainder[b - 1] for b in y})
                     t = self._crossing(c, new_s1, remainder, everyone)
                     trial, _ = attempt(t)
@@ -274,7 +281,7 @@ class BracketProcedure:
         return ([(vertices[a], vertices[b]) for a, b in all_pairs], [vertices[p] for p in down], trace)
 
     @staticmethod
-    def _exchange_levels(solver: BracketSolver, remainder: list[int], n_pairs: int) -> None:
+    def _exchange_levels(solver: BracketSolver, remainder: list[int], n_pairs: int) -> bool:
         """4.3 (a) and (b) as two weight levels below the criteria: the pairs whose
         higher player is in the original S1R (the fewer exchanged, the more), then the
         BSNs of the pairs' higher players (the smaller the sum, the better)."""
@@ -287,8 +294,12 @@ class BracketProcedure:
             if i in rem_set and j in rem_set:
                 in_s1[(i, j)] = 1 if i in s1_set else 0
                 low_sum[(i, j)] = len(remainder) + 1 - bsn[i]
+        bits = n_pairs.bit_length() + (n_pairs * (len(remainder) + 1)).bit_length()
+        if solver.total_bits + bits > MAX_BITS_ORDER:
+            return False  # the caller tries the exchanges one by one instead
         solver.add_level(in_s1, n_pairs)
         solver.add_level(low_sum, n_pairs * (len(remainder) + 1))
+        return True
 
     def _first_best(self, solver: BracketSolver, levels: Levels, s1: list[int], s2: list[int], c: Constraints,
                     attempt, known=None):
@@ -405,8 +416,7 @@ class BracketProcedure:
     def _trace(self, score, vertices, mdps, residents, paired_mdps, limbo, mdp_pairs, rem_pairs, s1, s2,
                exchanged, down, solver, vstar, notes, c9) -> BracketTrace:
         ids = [self.st[v].id for v in vertices]
-        value = ", ".join(f"{n} {v}" for n, v in zip(solver.level_names(), vstar, strict=True) if n != "completion")
-        all_notes = [f"Criteria reached (pairs or players counted per level): {value}."]
+        all_notes = ["Best candidate reached: " + "; ".join(describe(solver.level_list, vstar)) + "."]
         if c9:
             all_notes.append("[C9] applies: this bracket's only downfloater receives the pairing-allocated bye.")
         all_notes.extend(notes)
