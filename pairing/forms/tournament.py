@@ -143,6 +143,58 @@ class TournamentForm(forms.ModelForm):
             for name in (*self.FIXED_FIELDS, *self.TIEBREAK_RULE_FIELDS):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = _("Locked: the tournament is in FIDE mode and round 1 has been published.")
+        self._schedule_fields()
+
+    # -- the round schedule: a date and a time per round ------------------
+
+    def _schedule_rounds(self) -> int:
+        """How many rounds the schedule shows: the number of rounds sent (a POST that
+        changes it is judged on it), else the tournament's."""
+        if self.is_bound and not self.fields["rounds"].disabled:
+            sent = str(self.data.get("rounds", "")).strip()
+            if sent.isdigit() and 1 <= int(sent) <= 99:
+                return int(sent)
+        return self.instance.rounds or 1
+
+    def _schedule_fields(self) -> None:
+        # a page without the schedule (an older one) leaves it as it is
+        self.schedule_sent = not self.is_bound or any(
+            k.startswith("round_") and k.endswith(("_date", "_time")) for k in self.data)
+        stored = {r.number: r for r in self.instance.schedule.all()} if self.instance.pk else {}
+        self.schedule_rows = []
+        for n in range(1, self._schedule_rounds() + 1):
+            row = stored.get(n)
+            date_name, time_name = f"round_{n}_date", f"round_{n}_time"
+            self.fields[date_name] = forms.DateField(
+                label=gettext("Round %(n)s") % {"n": n}, required=False,
+                initial=row.date if row else None, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+            self.fields[time_name] = forms.TimeField(
+                label=gettext("Time of round %(n)s") % {"n": n}, required=False,
+                initial=row.time if row else None, widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
+            self.schedule_rows.append((n, date_name, time_name))
+
+    def _clean_schedule(self, data: dict) -> None:
+        """A round is played within the tournament's dates; a time needs its date."""
+        start, end = data.get("start_date"), data.get("end_date")
+        for n, date_name, time_name in self.schedule_rows:
+            day, time = data.get(date_name), data.get(time_name)
+            if time is not None and day is None:
+                self.add_error(date_name, gettext("Round %(n)s: give the date with the time.") % {"n": n})
+            elif day is not None and start and day < start:
+                self.add_error(date_name, gettext("Round %(n)s on %(day)s: before the tournament starts (%(start)s).")
+                               % {"n": n, "day": day.isoformat(), "start": start.isoformat()})
+            elif day is not None and end and day > end:
+                self.add_error(date_name, gettext("Round %(n)s on %(day)s: after the tournament ends (%(end)s).")
+                               % {"n": n, "day": day.isoformat(), "end": end.isoformat()})
+
+    def schedule(self) -> dict[int, tuple]:
+        """{round: (date, time or None)} of the valid form (rounds without a date left out)."""
+        return {n: (self.cleaned_data[d], self.cleaned_data.get(tm)) for n, d, tm in self.schedule_rows
+                if self.cleaned_data.get(d)}
+
+    def schedule_fields(self):
+        """(round, date field, time field) for the template."""
+        return [(n, self[d], self[tm]) for n, d, tm in self.schedule_rows]
 
     def clean_acceleration(self) -> str:
         return self.cleaned_data.get("acceleration") or self.instance.acceleration or "none"
@@ -256,6 +308,8 @@ class TournamentForm(forms.ModelForm):
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:
             self.add_error("end_date", gettext("The tournament cannot end before it starts."))
+        else:
+            self._clean_schedule(data)
         if self.instance.fide_mode and None not in (win, draw, loss):
             self._fide_mode_values(win, draw, loss, pab)
         return data
@@ -322,7 +376,27 @@ class TournamentForm(forms.ModelForm):
                 t.draw_initial_colour()
         if commit:
             t.save()
+            if self.schedule_sent:
+                self.save_schedule(t)
         return t
+
+    def save_schedule(self, t: Tournament) -> None:
+        """Store the round schedule of the form: one row per round with a date, none for
+        the others (a round beyond the number of rounds goes too)."""
+        from ..models import ScheduledRound
+
+        wanted = self.schedule()
+        rows = {r.number: r for r in t.schedule.all()}
+        for n, row in rows.items():
+            if n not in wanted:
+                row.delete()
+        for n, (day, time) in wanted.items():
+            row = rows.get(n)
+            if row is None:
+                ScheduledRound.objects.create(tournament=t, number=n, date=day, time=time)
+            elif (row.date, row.time) != (day, time):
+                row.date, row.time = day, time
+                row.save(update_fields=["date", "time"])
 
 
 class DeputyForm(forms.Form):

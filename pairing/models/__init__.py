@@ -52,7 +52,17 @@ from .ratings import (
     RatingListQuerySet,
     list_order_problems,
 )
-from .rounds import Bye, ByeQuerySet, ForbiddenPair, ForbiddenPairQuerySet, Game, GameQuerySet, Round, Seat
+from .rounds import (
+    Bye,
+    ByeQuerySet,
+    ForbiddenPair,
+    ForbiddenPairQuerySet,
+    Game,
+    GameQuerySet,
+    Round,
+    ScheduledRound,
+    Seat,
+)
 from .team import DeputyInvitation
 from .tournament import Tournament, TournamentQuerySet, bump_revision
 
@@ -70,6 +80,6 @@ __all__ = [
     "AUDIT_LIST_SHOWN", "REQUESTED_BYES", "RESULT_KEYS", "SEEN_CHANGED", "SIDES", "TITLE_ORDER",
     "AuditAction", "AuditEntry", "AuditEntryQuerySet", "Bye", "ByeKind", "ByeQuerySet", "ColourChoice",
     "ColourMethod", "Conflict", "ForbiddenPair", "ForbiddenPairQuerySet", "Game", "GameQuerySet", "GameResult",
-    "Player", "PlayerQuerySet", "Round", "RoundStatus", "Seat", "Sex", "TieOrder", "Title", "Tournament",
+    "Player", "PlayerQuerySet", "Round", "RoundStatus", "ScheduledRound", "Seat", "Sex", "TieOrder", "Title", "Tournament",
     "TournamentQuerySet", "audit_value", "version_token", "bump_revision", "SpentConfirmation", "name_key", "namesakes",
 ]

@@ -249,3 +249,25 @@ class ForbiddenPair(models.Model):
     def audit_label(self) -> str:
         return f"{self.player_a.audit_label()} / {self.player_b.audit_label()}"
 
+
+
+class ScheduledRound(models.Model):
+    """When a round is played (the tournament's schedule, announced before it starts):
+    the date, and the time when known.  TRF 132 writes these dates; the public pages show
+    them.  Set on the settings page and at creation; a date outside the tournament's own
+    dates is refused there."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="schedule")
+    number = models.PositiveSmallIntegerField(_("round"))
+    date = models.DateField(_("date"))
+    time = models.TimeField(_("time"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="scheduled_round_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="scheduled_round_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}: {self.date}" + (f" {self.time:%H:%M}" if self.time else "")

@@ -294,8 +294,17 @@ class Tournament(models.Model):
         "initial_colour_method", "initial_colour", "tiebreaks", "tie_order", "public", "chess960",
         "acceleration", "system", "rr_cycles", "rr_reverse_last_two", "rr_numbers", "rate_of_play", "rating_method", "rating_lists", "consistency_checks",
         "tiebreak_rules", "unrated_tiebreaks", "unrated_tiebreak_rating", "final_ties", "long_event",
-        "ratings_per_round", "chief_arbiter", "deputy_arbiters",
+        "ratings_per_round", "chief_arbiter", "deputy_arbiters", "schedule_text",
     ]
+
+    @property
+    def schedule_text(self) -> str:
+        """The round schedule in one line, for the audit trail and the settings' version:
+        ``1: 2026-12-01 15:00; 2: 2026-12-02`` ('' for an unsaved tournament)."""
+        if not self.pk:
+            return ""
+        return "; ".join(f"{n}: {d.isoformat()}" + (f" {tm:%H:%M}" if tm else "")
+                         for n, d, tm in self.schedule.order_by("number").values_list("number", "date", "time"))
 
     TIEBREAK_TEXT_SWITCH = date(2026, 3, 1)
 

@@ -40,6 +40,7 @@ _TAKEN = {
     "260": gettext_lazy("forbidden pairs"),
     "092": gettext_lazy("type of tournament (round robin or Swiss)"),
     "XXE": gettext_lazy("late entries (the round each entered in)"),
+    "132": gettext_lazy("the round dates, into the round schedule"),
     "NRS": gettext_lazy("national ratings and national ids"),
 }
 # records the tournament recomputes or that carry nothing to keep
@@ -47,7 +48,6 @@ _RECOMPUTED = {
     "062": gettext_lazy("the number of players, counted again"),
     "072": gettext_lazy("the number of rated players, counted again"),
     "082": gettext_lazy("the number of teams (an individual tournament has none)"),
-    "132": gettext_lazy("the round dates: the rounds imported are dated by the import, later ones when published"),
     "182": gettext_lazy("the program that wrote the file"),
     "212": gettext_lazy("the standings' definition: points, then the tie-break list (202)"),
     "222": gettext_lazy("the encoded time control (the settings' time control is kept)"),

@@ -134,8 +134,9 @@ def save_settings(tournament: Tournament, save: Callable[[], Tournament], user, 
             renumber(t)  # the pairing numbers follow the announced order (frozen ones stay)
         if t.final_ties == "lots" and t.lots_seed is None:
             draw_lots_seed(t, user)
-        if changed:
+        if [f for f in changed if f != "schedule_text"]:  # the schedule pairs nobody
             discard_draft(t, user, "Settings changed.")
+        if changed:
             AuditEntry.log(
                 t, user, AuditAction.SETTINGS, "Settings changed: " + ", ".join(changed),
                 obj=t, label=t.name,

@@ -31,6 +31,7 @@ from ..models import (
     Player,
     Round,
     RoundStatus,
+    ScheduledRound,
     Title,
     Tournament,
 )
@@ -263,6 +264,8 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             )
         for pid, number in withdrawn.items():
             Player.objects.filter(pk=created[pid].pk).update(withdrawn_from_round=number)
+        ScheduledRound.objects.bulk_create(
+            ScheduledRound(tournament=t, number=n, date=day) for n, day in _round_dates(data).items() if n <= t.rounds)
         if last_ga is not None and played:
             t.acceleration_last_ga = created.get(last_ga)
             Tournament.objects.filter(pk=t.pk).update(acceleration_last_ga=t.acceleration_last_ga)
@@ -324,6 +327,22 @@ def _ratings(data: trf_module.TrfTournament, text: str) -> dict[int, dict]:
         out[p.id] = {"rating": used[p.id], "rating_provisional": fide is None and nat is None,
                      "fide_rating": fide if nat is not None else None, "national_rating": nat,
                      "national_id": ident[:20] if nat is not None else ""}
+    return out
+
+
+def _round_dates(data) -> dict[int, datetime.date]:
+    """{round: date} of the file's 132 record (YY/MM/DD from column 92, 10 columns a
+    round; a field that is not such a date is left out)."""
+    line = next((x for x in data.extra_lines if x[:3] == "132"), "")
+    out = {}
+    for k, start in enumerate(range(91, len(line), 10), start=1):
+        text = line[start:start + 8].strip()
+        for fmt in ("%y/%m/%d", "%Y/%m/%d"):
+            try:
+                out[k] = datetime.datetime.strptime(text, fmt).date()
+                break
+            except ValueError:
+                continue
     return out
 
 

@@ -1,6 +1,6 @@
 """The TRF-2026 tournament records a report carries beyond the header lines (C.04 Annex 2,
 version 2026): numbers of players (062, 072), type (092), the round dates (132, mandatory
-for rating), the program (182), the encoded type of tournament (192), the
+for rating: the tournament's round schedule), the program (182), the encoded type of tournament (192), the
 tie-breaks (202) and those that define the standings (212), and the encoded time
 control (222); and 260 records for the forbidden pairs.
 
@@ -11,6 +11,7 @@ tag order.
 
 from __future__ import annotations
 
+import datetime
 import re
 
 from django.utils import timezone
@@ -39,13 +40,15 @@ OWN_TYPES = frozenset({"FIDE_DUBOV", "FIDE_DUBOV_BAKU", "FIDE_ROUNDROBIN", "FIDE
 _TC = re.compile(r"^\s*(\d{1,3})\s*(?:'|’|m|min|minutes)?\s*(?:\+\s*(\d{1,3})\s*(?:\"|”|s|sec|seconds)?)?\s*$", re.I)
 
 
-def round_dates(rounds: list[Round]) -> str:
-    """132: YY/MM/DD of each round in the file (the day it was published, local time),
-    round 1 in columns 92-99, round 2 in 102-109 ..."""
+def round_dates(rounds: list[Round], schedule: dict[int, datetime.date] | None = None) -> str:
+    """132: YY/MM/DD of each round in the file, round 1 in columns 92-99, round 2 in
+    102-109 ...: the date of the tournament's schedule; for a round it does not date, the
+    day the round was published (local time)."""
+    schedule = schedule or {}
     line = "132" + " " * 88
     for r in rounds:
-        when = r.published_at or r.created
-        line += timezone.localtime(when).strftime("%y/%m/%d") + "  "
+        day = schedule.get(r.number) or timezone.localtime(r.published_at or r.created).date()
+        line += day.strftime("%y/%m/%d") + "  "
     return line.rstrip()
 
 
@@ -64,7 +67,7 @@ def records(t: Tournament, players: list[Player], rounds: list[Round], ps: Point
     lines = [f"062 {len(players)}", f"072 {rated}",
              "092 Individual: " + ("round robin (Berger tables)" if t.round_robin else "Swiss system (FIDE Dubov)")]
     if rounds:
-        lines.append(round_dates(rounds))
+        lines.append(round_dates(rounds, dict(t.schedule.values_list("number", "date"))))
     lines.append(f"182 {PROGRAM}")
     lines.append(f"192 {tournament_type(t)}")
     if tiebreaks:

@@ -102,7 +102,7 @@ def _public_home(request: HttpRequest, t: Tournament) -> HttpResponse:
         request,
         "pairing/public_home.html",
         {"t": t, "rounds": rounds, "players": t.player_set.order_by("name", "tpn"),
-         "polling": polling, "poll_url": poll_url(request, t), "is_arbiter": False},
+         "schedule": t.schedule.filter(number__lte=t.rounds), "polling": polling, "poll_url": poll_url(request, t), "is_arbiter": False},
     )
     if request.htmx and not polling:
         response.status_code = 286  # htmx stops polling: no round in play

@@ -50,3 +50,31 @@ def test_issue_32_5_migration_marks_the_players_who_entered_after_the_published_
         assert entered == {"A": None, "B": None, "Bye": None, "Gone": None, "Late": 3}
     finally:
         _migrate(leaf)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_issue_32_2_migration_schedules_the_published_rounds_on_the_days_they_were_published():
+    """The dates the reports gave so far are kept: round 1 published on 3 May (local time)
+    is scheduled on 3 May, without a time; a draft is not scheduled."""
+    import datetime
+
+    from django.utils import timezone
+
+    executor = MigrationExecutor(connection)
+    leaf = executor.loader.graph.leaf_nodes("pairing")[0]
+    apps = _migrate(("pairing", "0026_missed_rounds"))
+    User = apps.get_model("auth", "User")
+    Tournament = apps.get_model("pairing", "Tournament")
+    Round = apps.get_model("pairing", "Round")
+    owner = User.objects.create(username="owner")
+    t = Tournament.objects.create(slug="old", name="Old", rounds=5, owner=owner)
+    when = timezone.make_aware(datetime.datetime(2026, 5, 3, 21, 30))
+    Round.objects.create(tournament=t, number=1, status="complete", published_at=when)
+    Round.objects.create(tournament=t, number=2, status="draft")
+    try:
+        apps = _migrate(("pairing", "0027_round_schedule"))
+        ScheduledRound = apps.get_model("pairing", "ScheduledRound")
+        assert list(ScheduledRound.objects.filter(tournament_id=t.pk).values_list("number", "date", "time")) == [
+            (1, datetime.date(2026, 5, 3), None)]
+    finally:
+        _migrate(leaf)
