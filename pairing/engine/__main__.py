@@ -85,6 +85,14 @@ def _read(path: str) -> TrfTournament:
         ) from None
 
 
+def _warn_system(t: TrfTournament, path: str, system: System) -> None:
+    """The file's encoded type (192) names the other system."""
+    named = t.system()
+    if named is not None and named is not system:
+        print(f"{path}: warning: the file's tournament type (192) is the {named.label}; pairing it by the "
+              f"{system.label} as asked", file=sys.stderr)
+
+
 def _warn_unsupported(t: TrfTournament, path: str) -> None:
     """Lines that would change the pairing but that this engine does not apply."""
     for line in t.extra_lines:
@@ -227,6 +235,7 @@ def format_explanation(expl: Explanation, round_number: int | None = None, syste
 def _cmd_pair(args: argparse.Namespace) -> int:
     t = _read(args.file)
     _warn_unsupported(t, args.file)
+    _warn_system(t, args.file, _system(args))
     round_number = args.round
     shown = round_number if round_number is not None else t.rounds_played() + 1
     try:
@@ -330,6 +339,7 @@ def _check_round(t: TrfTournament, path: str, k: int, system: System = System.DU
 def _cmd_check(args: argparse.Namespace) -> int:
     t = _read(args.file)
     _warn_unsupported(t, args.file)
+    _warn_system(t, args.file, _system(args))
     played = t.rounds_played()
     if played == 0:
         raise _InputError(f"{args.file}: no round has been played; nothing to check")

@@ -304,3 +304,63 @@ def test_property_fast_path_equals_weighted_matching(seed, players):
             assert fast.bye == slow.bye
     finally:
         pairer.FAST_MIN = saved
+
+
+# ---------------------------------------------------------------- more of section 4's hard cases
+
+
+def test_4_3_exchange_order_rules_a_and_b():
+    """4.3 (a): one exchanged BSN before two; (b) the smaller difference of the sums
+    first: in an 11-player bracket 6<->4 (difference 2) before 8<->5 (3), and 8+6<->4+3 (7)
+    before 9+8<->5+4 (8)."""
+    from pairing.engine.dutch.bracket import exchanges_in_order
+
+    order = list(exchanges_in_order([1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11]))
+    assert order[0] == ((), ())
+    assert order.index(((4,), (6,))) < order.index(((5,), (8,)))
+    assert max(order.index(((x,), (y,))) for x in range(1, 6) for y in range(6, 12)) < order.index(((4, 5), (6, 7)))
+    assert order.index(((3, 4), (6, 8))) < order.index(((4, 5), (8, 9)))
+
+
+def test_c2_the_pab_goes_up_when_the_lowest_may_not_have_it():
+    """[C2]: A (1) had the PAB, B (2) a full-point bye; both have the lowest score, 1, and
+    may not receive the PAB again; [C5] then takes the lowest score at which an eligible
+    player leaves a complete pairing: 1.5 (C, D, E = 3, 4, 5).  A and B meet."""
+    rounds = [[(2, "F"), (1, "U"), (3, 4, "1/2"), (5, 6, "1/2")],
+              [(3, 1, "1-0"), (5, 2, "1-0"), (4, 6, "1-0")]]
+    snap = from_rounds(6, rounds, absent={6}, total_rounds=5)
+    p = dutch(snap)
+    assert p.bye in {3, 4, 5}
+    assert frozenset((1, 2)) in pairs(p)
+    assert set(p.explanation.bye.eligible) == {3, 4, 5}
+
+
+def test_topscorers_with_the_same_absolute_preference_may_meet_in_the_last_round():
+    """[C3] binds non-topscorers only: in the last round 1 and 2 (2 points of 2, both
+    Black twice: absolute White) are topscorers (1.8) and meet, rather than both
+    downfloating ([C6])."""
+    rounds = [[(3, 1, "0-1"), (5, 2, "0-1"), (4, 6, "1/2")],
+              [(4, 1, "0-1"), (6, 2, "0-1"), (3, 5, "1/2")]]
+    p = dutch(from_rounds(6, rounds, total_rounds=3))
+    assert frozenset((1, 2)) in pairs(p)
+
+
+def test_floats_are_judged_on_the_pairing_score_of_their_round():
+    """C.04.7 with 1.4.2: in round 1, 1 and 2 carry a virtual point; 1 beat 3 with a
+    pairing score of 1 against 0: a downfloat for 1, an upfloat for 3, though their real
+    scores were equal."""
+    from pairing.engine import Acceleration
+
+    snap = from_rounds(4, [[(1, 3, "1-0"), (2, 4, "1-0")]], total_rounds=5)
+    snap = replace(snap, acceleration=(Acceleration(points=1, first_round=1, last_round=2, players=frozenset({1, 2})),))
+    st = dutch_states(snap)
+    assert st[1].float_1 is Float.DOWN and st[3].float_1 is Float.UP
+    assert st[1].score == 2  # one real point and this round's virtual point
+
+
+def test_cli_warns_when_the_file_names_the_other_system(tmp_path: Path, capsys):
+    out = tmp_path / "t.trf"
+    cli(["--dutch", "-g", "--fixed", "--players", "6", "--rounds", "3", "--played", "1", "--seed", "1", "-o", str(out)])
+    capsys.readouterr()
+    assert cli(["--dubov", str(out), "-p"]) == 0
+    assert "tournament type (192) is the FIDE Dutch system" in capsys.readouterr().err
