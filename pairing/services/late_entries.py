@@ -16,9 +16,9 @@ from django.utils.translation import gettext as _
 from ..models import BYE_WORDS, REQUESTED_BYES, AuditAction, AuditEntry, Bye, ByeKind, IntegrityKind, Player
 from ..warning_levels import Level, require
 from ..wording import points_text
-from . import integrity, restore
+from . import events, restore
+from .drafts import discard_draft
 from .players import half_bye_warnings
-from .rounds import discard_draft
 
 
 def missed_rounds(player: Player) -> dict[int, str]:
@@ -90,9 +90,9 @@ def set_missed_rounds(player: Player, wanted: dict[int, str], user=None, confirm
             before={str(n): current[n] for n in wanted}, after={str(n): k for n, k in wanted.items()},
         )
         if point is not None:
-            number = integrity.last_paired(t)
+            number = events.last_paired(t)
             given = " ".join(f"{n}{k or '-'}" for n, k in sorted(wanted.items()))
             kind = IntegrityKind.MISSED_ROUND if paired_since else IntegrityKind.FULL_BYE
-            integrity.record(t, kind, number, f"Late entry's missed rounds @ Round {number}: {player.tpn} {given}",
+            events.record(t, kind, number, f"Late entry's missed rounds @ Round {number}: {player.tpn} {given}",
                              user, point=point)
     return changes
