@@ -62,6 +62,7 @@ PAGE_CHAPTER = {
     "pairing_numbers": "players",
     "player_delete": "players",
     "player_withdraw": "byes",
+    "player_missed_rounds": "byes",
     "absences": "byes",
     "byes_grid": "byes",
     "forbidden_pairs": "manual-pairing",
