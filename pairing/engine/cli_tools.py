@@ -17,9 +17,10 @@ import random
 import secrets
 import shlex
 from dataclasses import dataclass, replace
+from decimal import Decimal
 
 from .generator import GeneratorConfig, generate, generate_fast
-from .model import Colour, Result, RoundEntry, System
+from .model import Colour, PointSystem, Result, RoundEntry, System
 from .trf import as_trf16, dump_trf, from_generated
 
 # option -> (fixed default, random range); ranges are inclusive
@@ -131,6 +132,14 @@ def resolve(args) -> Resolved:
     given = getattr(args, "acceleration", None)
     values["acceleration"] = given or ("none" if args.fixed else rng.choice(["none", "none", "none", "baku"]))
     _resolve_later(args, rng, values)
+    # given only (never drawn), so that every earlier seed's line repeats as it was
+    if getattr(args, "points", None):
+        values["points"] = args.points
+    if getattr(args, "pab_points", None):
+        values["pab_points"] = args.pab_points
+    if values.get("points") and values["acceleration"] == "baku":
+        raise ValueError("Baku acceleration's virtual points are written for 1-½-0 scoring: give --points or "
+                         "--acceleration baku, not both")
     return Resolved(seed, values, tiebreaks, drawn_seed, bool(args.fixed),
                     "dutch" if getattr(args, "dutch", False) else "dubov")
 
@@ -228,6 +237,9 @@ def add_generator_arguments(ap: argparse.ArgumentParser, rate, positive, ratings
         "--acceleration", choices=["none", "baku"],
         help="Baku acceleration (C.04.5.1), written as 250 records (default: drawn, 'baku' one run in four)",
     )
+    g.add_argument("--points", help="points for a win, a draw and a loss, e.g. 3,1,0 (default 1,0.5,0); forfeit wins "
+                   "and full-point byes score a win, half-point byes a draw")
+    g.add_argument("--pab-points", help="points for the pairing-allocated bye (default: a win's)")
     g.add_argument("--tiebreaks", help="the tie-break list (202) that ranks the file, e.g. 'BH/C1, BH, SB'")
     g.add_argument(
         "--fixed", action="store_true",
@@ -281,6 +293,22 @@ def standings(t, played: int, order_text: str | None):
     }
 
 
+def point_system(points: str | None, pab: str | None) -> PointSystem:
+    """``--points W,D,L`` and ``--pab-points P`` as a point system (ValueError if bad)."""
+    if not points and not pab:
+        return PointSystem()
+    try:
+        win, draw, loss = (Decimal(x.strip()) for x in (points or "1,0.5,0").split(","))
+        bye = Decimal(pab) if pab else win
+    except (ValueError, ArithmeticError):
+        raise ValueError(f"--points takes three numbers like 3,1,0 and --pab-points one number, got {points!r} "
+                         f"and {pab!r}") from None
+    if not loss <= draw <= win or loss < 0 or bye < 0:
+        raise ValueError("--points: a win scores at least a draw, a draw at least a loss, none below 0")
+    return PointSystem(win=win, draw=draw, loss=loss, forfeit_win=win, forfeit_loss=loss, pairing_bye=bye,
+                       full_bye=win, half_bye=draw, zero_bye=loss)
+
+
 def colour_of(text: str | None) -> Colour | None:
     return {"white": Colour.WHITE, "black": Colour.BLACK, None: None}[text]
 
@@ -313,6 +341,7 @@ def generator_config(run: Resolved, fixed: bool) -> GeneratorConfig:
         ratings=v["ratings"],
         results="elo" if fixed else "fide",
         baku=v["acceleration"] == "baku",
+        points=point_system(v.get("points"), v.get("pab_points")),
     )
 
 

@@ -364,3 +364,19 @@ def test_cli_warns_when_the_file_names_the_other_system(tmp_path: Path, capsys):
     capsys.readouterr()
     assert cli(["--dubov", str(out), "-p"]) == 0
     assert "tournament type (192) is the FIDE Dutch system" in capsys.readouterr().err
+
+
+def test_cli_generates_with_another_point_system(tmp_path: Path, capsys):
+    """``-g --points 3,1,0 --pab-points 1``: scored 3-1-0 with a one-point PAB, every round
+    of the file then checks as identical, and the ### line repeats the options."""
+    out = tmp_path / "t.trf"
+    args = ["--dutch", "-g", "--fixed", "--players", "9", "--rounds", "4", "--seed", "3", "--points", "3,1,0",
+            "--pab-points", "1", "-o", str(out)]
+    assert cli(args) == 0
+    text = out.read_text()
+    assert "--points 3,1,0 --pab-points 1" in text
+    t = parse_trf(text)
+    assert (t.points.win, t.points.draw, t.points.pairing_bye) == (3, 1, 1)
+    capsys.readouterr()
+    assert cli(["--dutch", str(out), "-c"]) == 0
+    assert cli(["--dutch", "-g", "--fixed", "--players", "9", "--rounds", "4", "--points", "1,2,0"]) == 3
