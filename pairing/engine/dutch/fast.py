@@ -31,6 +31,7 @@ from .assign import first_best_assignment, transport_value
 from .criteria import Levels
 
 FAST_MIN = 40  # residents: below this, the weighted matching is quick and says more
+FAST_MDPS = 6  # more MDPs than this: the matching (the fast path pairs them all or gives up)
 
 
 def _bound(counts: dict[int, int], weight: dict[tuple[int, int], int], pairs: int) -> int | None:
@@ -156,8 +157,6 @@ class FastBracket:
 
     def run(self) -> tuple[list[tuple[int, int]], list[int]] | None:
         """(pairs, downfloaters) as positions, or None."""
-        if len(self.mdps) > 1:
-            return None
         res = list(range(len(self.mdps), len(self.vertices)))
         if not self.mdps:
             got = self.remainder(res)
@@ -165,7 +164,89 @@ class FastBracket:
                 return None
             pairs, down, _ = got
             return (pairs, down) if self._ideal(down) else None
-        return self._one_mdp(res)
+        if len(self.mdps) == 1:
+            return self._one_mdp(res)
+        return self._mdps(res)
+
+    def _mixed_bound(self, mdp_kinds: list[int], res_counts: dict[int, int]) -> int | None:
+        """Twice the fractional optimum of the MDPs (``mdp_kinds``, every one paired with a
+        resident) and the residents (paired among themselves or left out): the kinds'
+        transportation problem, MDP rows and columns joined to residents only."""
+        rows: dict = {}
+        for k in mdp_kinds:
+            rows[("m", k)] = rows.get(("m", k), 0) + 1
+        for k, c in res_counts.items():
+            if c:
+                rows[("r", k)] = c
+        n_res = sum(res_counts.values())
+        w: dict = {}
+        for a in rows:
+            for b in rows:
+                if a[0] == "m" and b[0] == "m":
+                    continue
+                if a[0] == "m":
+                    if self._kind_legal(a[1], b[1]):
+                        w[(a, b)] = self.weight(a[1], b[1])
+                elif b[0] == "m":
+                    if self._kind_legal(b[1], a[1]):
+                        w[(a, b)] = self.weight(b[1], a[1])
+                elif self._kind_legal(a[1], b[1]):
+                    w[(a, b)] = self.weight(a[1], b[1])
+        cols = dict(rows)
+        if n_res:
+            rows["spare"] = n_res
+            cols["spare"] = n_res
+            w[("spare", "spare")] = 0
+            for a in list(cols):
+                if a != "spare" and a[0] == "r":
+                    w[(a, "spare")] = 0
+                    w[("spare", a)] = 0
+        caps = {(a, a): 2 * (c // 2) for a, c in cols.items() if a != "spare" and a[0] == "r"}
+        return transport_value(rows, cols, w, 0, caps)
+
+    def _mdps(self, res: list[int]) -> tuple[list[tuple[int, int]], list[int]] | None:
+        """Several MDPs, all of them paired (else the matching decides the Limbo): each in
+        BSN order takes the first resident the kinds' bound still allows (4.2), then the
+        remainder as a homogeneous bracket; the whole candidate must reach the bound."""
+        legal = self.rnd.legal
+        mdps = list(range(len(self.mdps)))
+        counts: dict[int, int] = {}
+        for p in res:
+            counts[self.kind[p]] = counts.get(self.kind[p], 0) + 1
+        total = self._mixed_bound([self.kind[m] for m in mdps], counts)
+        if total is None:
+            return None
+        fixed: list[tuple[int, int]] = []
+        fixed_value = 0
+        taken: set[int] = set()
+        for i, m in enumerate(mdps):
+            km = self.kind[m]
+            failed: set[int] = set()
+            for r in res:
+                t = self.kind[r]
+                if r in taken or t in failed or not legal(self.vertices[m], self.vertices[r]):
+                    continue
+                rest = dict(counts)
+                rest[t] -= 1
+                later = [self.kind[x] for x in mdps[i + 1:]]
+                b = self._mixed_bound(later, rest)
+                w = self.weight(km, t)
+                if b is not None and 2 * (fixed_value + w) + b == total:
+                    fixed.append((m, r))
+                    fixed_value += w
+                    taken.add(r)
+                    counts = rest
+                    break
+                failed.add(t)
+            else:
+                return None
+        got = self.remainder([p for p in res if p not in taken])
+        if got is None:
+            return None
+        pairs, down, value = got
+        if 2 * (fixed_value + value) != total:
+            return None
+        return (fixed + pairs, down) if self._ideal(down) else None
 
     def _one_mdp(self, res: list[int]) -> tuple[list[tuple[int, int]], list[int]] | None:
         m = 0

@@ -19,7 +19,7 @@ from ..model import BracketTrace, EngineError
 from .assign import first_best_assignment
 from .bracket import BracketSolver, Constraints, exchange_order, exchanges_in_order
 from .criteria import MAX_BITS, Levels, describe
-from .fast import FAST_MIN, FastBracket
+from .fast import FAST_MDPS, FAST_MIN, FastBracket
 
 MAX_BITS_ORDER = MAX_BITS
 RELAX_BELOW = 8  # more players than this below the next scoregroup: pair the bracket relaxed first
@@ -42,7 +42,7 @@ class BracketProcedure:
         with the real players."""
         c9 = odd and self.s_star is not None and self.s_star >= score and self._pairs_all_but_one(
             mdps, residents, nxt + lower)
-        if len(residents) >= FAST_MIN and len(mdps) <= 1:
+        if len(residents) >= FAST_MIN and len(mdps) <= FAST_MDPS:
             got = FastBracket(self, score, mdps, residents, nxt, lower, odd, c9).run()
             if got is not None:
                 return self._fast_result(score, mdps, residents, got, c9)
