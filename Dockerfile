@@ -32,8 +32,8 @@ RUN pip install -r requirements.txt
 # .dockerignore keeps .env, the venv, SQLite files and test artefacts out of the image.
 COPY --chown=arbiter:arbiter . .
 RUN chmod 0755 /app/docker/entrypoint.sh \
-    && mkdir -p /app/backups /app/staticfiles \
-    && chown arbiter:arbiter /app/backups /app/staticfiles
+    && mkdir -p /app/backups /app/staticfiles /app/uploads \
+    && chown arbiter:arbiter /app/backups /app/staticfiles /app/uploads
 
 USER arbiter
 

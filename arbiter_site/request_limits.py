@@ -9,6 +9,10 @@ alone, so a worker never reads (or writes to disk) what it would refuse anyway:
 - a request from someone not logged in over ``MAX_ANONYMOUS_REQUEST_BYTES`` (64 KB by
   default: the only forms a stranger can send are the login forms, well under 1 KB).
 
+One address is allowed more: a staff account's upload of a rating list
+(``pairing:rating_list_upload``) takes up to ``MAX_LIST_UPLOAD_BYTES`` (100 MB by default;
+FIDE's whole list is about 40 MB), written to disk by Django's upload handler as it arrives.
+
 A body sent without ``Content-Length`` (chunked) is never read by Django's WSGI handler,
 which reads at most ``Content-Length`` bytes, so it needs no check.  A ``Content-Length``
 that is not a number is a 400.  The middleware sits after the authentication middleware
@@ -43,6 +47,12 @@ def _megabytes(size: int) -> str:
     return f"{size / 1024:.0f} KB"
 
 
+def _list_upload_path() -> str:
+    from django.urls import reverse
+
+    return reverse("pairing:rating_list_upload")
+
+
 def declared_length(request: HttpRequest) -> int | None:
     """The body's declared size; None when the header is absent or empty; -1 when it is
     not a plain non-negative decimal number."""
@@ -74,6 +84,8 @@ class RequestSizeLimitMiddleware:
                 f"{_megabytes(anonymous_limit)}. Nothing was saved.",
             )
         limit = settings.MAX_REQUEST_BYTES
+        if request.user.is_staff and request.path == _list_upload_path():
+            limit = max(limit, settings.MAX_LIST_UPLOAD_BYTES)  # FIDE's whole list, staff only
         if length > limit:
             return _page(
                 413,

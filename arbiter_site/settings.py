@@ -329,6 +329,16 @@ def env_time(name: str, default: str):
 # list with a download address (FIDE's among them) is checked and loaded again when its
 # source has published a newer one.  "off" switches it off.
 RATING_REFRESH_AT = env_time("DJANGO_RATING_REFRESH_AT", "04:30")
+# FIDE's combined list (standard, rapid, blitz) and the seconds a download may wait on a read.
+FIDE_RATING_LIST_URL = os.environ.get("DJANGO_FIDE_RATING_LIST_URL") or (
+    "https://ratings.fide.com/download/players_list_xml.zip")
+RATING_DOWNLOAD_TIMEOUT = env_int("DJANGO_RATING_DOWNLOAD_TIMEOUT", 60)
+# Uploaded rating-list files wait here for the worker (the compose stack shares the folder
+# between web and worker as the "uploads" volume).
+UPLOAD_DIR = Path(os.environ.get("DJANGO_UPLOAD_DIR") or BASE_DIR / "uploads")
+# The one address that takes bodies over DJANGO_MAX_REQUEST_BYTES: a staff account's upload
+# of FIDE's whole list (about 40 MB zipped), written to disk as it arrives.
+MAX_LIST_UPLOAD_BYTES = env_int("DJANGO_MAX_LIST_UPLOAD_BYTES", 100 * 1024 * 1024)
 
 LOGGING = {
     "version": 1,

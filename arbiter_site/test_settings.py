@@ -34,5 +34,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
         "NAME": os.path.join(tempfile.gettempdir(), f"dubov-test-{os.getpid()}.sqlite3")
     }
 
-# No daily rating-list refresh in the tests, unless a test asks for one.
-RATING_REFRESH_AT = None
+# No daily rating-list refresh in the tests, unless a test asks for one (a worker process
+# started by a test with DJANGO_RATING_REFRESH_AT).
+if not os.environ.get("DJANGO_RATING_REFRESH_AT"):
+    RATING_REFRESH_AT = None

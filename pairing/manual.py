@@ -55,6 +55,8 @@ PAGE_CHAPTER = {
     "player_edit": "players",
     "rating_lists": "ratings",
     "rating_list_delete": "ratings",
+    "rating_list_upload": "ratings",
+    "rating_list_update": "ratings",
     "player_lookup": "ratings",
     "rating_check": "ratings",
     "berger": "round-robin",

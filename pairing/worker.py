@@ -52,10 +52,11 @@ def reap(now: datetime.datetime | None = None) -> list[Job]:
             continue
         message = jobs.lost_message(job)
         mark_task_lost(job, message)
+        final = job.attempts >= jobs.max_attempts()
         cleanup = background.CLEANUP.get(job.kind)
         if cleanup is not None:
-            cleanup(job)
-        if job.attempts < jobs.max_attempts():
+            cleanup(job, final)
+        if not final:
             jobs.requeue(job)
             tasks.enqueue(job)
             log.warning("job %s: its worker stopped; queued again (attempt %s)", job.pk, job.attempts + 1)

@@ -13,6 +13,9 @@ base.  Steps, each timed:
 4. upgrade: the new image on the same database, backup first, then the migration;
 5. the smoke flow over HTTPS through the proxy: log in, create a tournament, add players,
    pair, publish, enter a result, read the public standings;
+   then the worker: a staff account uploads a FIDE list of 450,000 players (a 13 MB zip,
+   over the 12 MB every other address takes) through the proxy, and the worker loads it
+   while the job's page is polled;
 6. slow clients through the proxy while /health/ keeps answering;
 7. restart of the web and the database containers: nothing lost;
 8. backup with the README's command, the database volume destroyed, restore, compare.
@@ -53,6 +56,7 @@ BASES = {  # image: (Dockerfile, other files of its build context)
 }
 APP, PREVIOUS = "dubov-arbiter:ci", "dubov-arbiter:previous"
 CHIEF, PASSWORD = "ci-chief", "stack-check-Passw0rd-long"
+STAFF = "ci-staff"
 DB_PASSWORD = "ci_stack_password"
 
 timings: list[tuple[str, float]] = []
@@ -295,6 +299,25 @@ class Browser:
         status, _, text = self.request("GET", path)
         return status, text
 
+    def upload(self, path: str, form: dict, field: str, filename: str, data: bytes) -> tuple[int, dict, str]:
+        """A multipart/form-data POST with one file, as a browser sends a form with a file."""
+        boundary = "----dubov" + os.urandom(12).hex()
+        parts = []
+        for name, value in {"csrfmiddlewaretoken": self.cookies.get("csrftoken", ""), **form}.items():
+            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="{filename}"\r\n'
+                     f"Content-Type: application/zip\r\n\r\n".encode() + data + b"\r\n")
+        body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+        conn = http.client.HTTPSConnection("127.0.0.1", HTTPS_PORT, timeout=120, context=self.context)
+        headers = {"Host": f"{HOST}:{HTTPS_PORT}", "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+                   "Content-Type": f"multipart/form-data; boundary={boundary}", "Origin": self.origin,
+                   "Referer": self.origin + "/ratings/"}
+        conn.request("POST", path, body=body, headers=headers)
+        response = conn.getresponse()
+        text = response.read().decode("utf-8", "replace")
+        conn.close()
+        return response.status, dict(response.getheaders()), text
+
     def post(self, path: str, form: dict) -> tuple[int, str]:
         status, headers, text = self.request("POST", path, form)
         if status in (301, 302, 303):
@@ -303,10 +326,10 @@ class Browser:
                                                                   if urllib.parse.urlsplit(location).query else ""))
         return status, text
 
-    def login(self) -> None:
+    def login(self, username: str = CHIEF) -> None:
         self.get("/accounts/login/")
-        status, text = self.post("/accounts/login/", {"username": CHIEF, "password": PASSWORD})
-        check(status == 200 and "Your tournaments" in text, f"{CHIEF} logs in through the proxy")
+        status, text = self.post("/accounts/login/", {"username": username, "password": PASSWORD})
+        check(status == 200 and "Your tournaments" in text, f"{username} logs in through the proxy")
 
 
 TOURNAMENT = {
@@ -318,9 +341,52 @@ TOURNAMENT = {
 PLAYERS = "\n".join(f"Player{i}, Stack; {2400 - 37 * i}" for i in range(1, 10))
 
 
-def create_arbiter(stack: Stack, web_image: str) -> None:
-    stack("exec", "-T", "web", "python", "manage.py", "createarbiter", CHIEF, "--password-stdin",
+def create_arbiter(stack: Stack, web_image: str, username: str = CHIEF, *options: str) -> None:
+    stack("exec", "-T", "web", "python", "manage.py", "createarbiter", username, *options, "--password-stdin",
           web_image=web_image, input=PASSWORD + "\n")
+
+
+LIST_PLAYERS = 450_000
+
+
+def worker_loads_a_list(stack: Stack) -> None:
+    """The worker service: healthy, and loading a FIDE list uploaded through the proxy by a
+    staff account (larger than the 12 MB every other address takes), the job's page polled
+    as a browser polls it until the list is loaded."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_rating_list import write_list
+
+    stack.wait_healthy("worker")
+    create_arbiter(stack, APP, STAFF, "--staff")
+    browser = Browser()
+    browser.login(STAFF)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "players_list_xml.zip"
+        write_list(path, LIST_PLAYERS)
+        data = path.read_bytes()
+    check(len(data) > 12 * 1024 * 1024, f"the list file is {len(data):,} bytes, over the 12 MB of other addresses")
+    started = time.monotonic()
+    status, headers, _ = browser.upload("/ratings/upload/", {"kind": "fide", "name": "", "month": "2026-11"},
+                                        "file", "players_list_xml.zip", data)
+    location = urllib.parse.urlsplit(headers.get("Location", "")).path
+    check(status == 302 and re.fullmatch(r"/jobs/\d+/", location) is not None,
+          f"the upload went through the proxy in {time.monotonic() - started:.1f} s; its job: {location}")
+    polls, steps = 0, []
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        _, fragment = browser.get(location)
+        polls += 1
+        step = re.search(r'<p id="job-step">(.*?)</p>', fragment, re.S)
+        if step and (not steps or steps[-1] != step.group(1)):
+            steps.append(step.group(1))
+        if 'id="job-status">done' in fragment or 'id="job-status">failed' in fragment:
+            break
+        time.sleep(1)
+    check('id="job-status">done' in fragment, f"the worker loaded the list in {time.monotonic() - started:.0f} s "
+                                                f"({polls} polls; steps seen: {steps[:3]} ... {steps[-2:]})")
+    _, page = browser.get("/ratings/")
+    check(f"{LIST_PLAYERS}" in page.replace(",", "") and "Loaded FIDE" in page,
+          "the Rating lists page shows FIDE's list with every player and the result of the load")
 
 
 def start_event(browser: Browser, slug: str) -> None:
@@ -402,7 +468,8 @@ def main() -> int:
             rev, old_migrations = build_app_images(stack)
 
         with step("previous release started on new volumes"):
-            stack("up", "-d", "--no-build", web_image=PREVIOUS)
+            # the previous release has no background worker: the worker service starts with the new image
+            stack("up", "-d", "--no-build", "db", "web", "proxy", web_image=PREVIOUS)
             stack.wait_healthy("db", "web", "proxy")
             create_arbiter(stack, PREVIOUS)
             browser = Browser()
@@ -432,6 +499,9 @@ def main() -> int:
             public_standings("smoke")
             status, _ = Browser().request("GET", "/t/smoke/settings/")[:2]
             check(status == 302, "an arbiter page sends an anonymous visitor to the login page")
+
+        with step("the worker service loads a rating list uploaded through the proxy"):
+            worker_loads_a_list(stack)
 
         with step("slow clients through the proxy"):
             slow_clients()

@@ -1,10 +1,13 @@
-"""Loading a rating list from the lists page."""
+"""Loading a rating list from the lists page: a staff account loads the site's lists
+(FIDE's among them, from a file or a download address); any arbiter loads national or
+custom lists of their own, from a file."""
 
 from __future__ import annotations
 
 import datetime
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -23,10 +26,26 @@ class RatingListUploadForm(forms.Form):
         help_text=_("YYYY-MM; empty: this month."),
     )
     file = forms.FileField(
-        help_text=_("FIDE: players_list_xml.zip or the TXT list (the whole FIDE list is larger than an upload "
-        "may be: load it with manage.py import_rating_list --download). National and custom lists: CSV "
-        "with id, name, rating (optional federation, title, birth year, FIDE id, sex)."),
+        required=False,
+        help_text=_("FIDE: players_list_xml.zip (the whole list, about 40 MB) or the TXT list. National and custom "
+                    "lists: CSV with id, name, rating (optional federation, title, birth year, FIDE id, sex)."),
     )
+    url = forms.URLField(
+        label=_("Download address"), required=False, max_length=500, assume_scheme="https",
+        help_text=_("A national or custom list's address, kept with the list: the daily refresh and Update all lists "
+                    "now load it again whenever it changes. Without a file, the list is loaded from it now."),
+    )
+
+    def __init__(self, *args, staff: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.staff = staff
+        if not staff:  # an arbiter's own lists: national or custom, from a file
+            self.fields["kind"].choices = [c for c in ListKind.choices if c[0] != ListKind.FIDE]
+            self.fields["kind"].initial = ListKind.NATIONAL
+            self.fields["file"].help_text = _("CSV with id, name, rating (optional federation, title, birth year, FIDE "
+                                              "id, sex).")
+            del self.fields["url"]
+        self.max_bytes = settings.MAX_LIST_UPLOAD_BYTES if staff else MAX_FILE_BYTES
 
     def clean_month(self) -> datetime.date | None:
         text = self.cleaned_data.get("month", "").strip()
@@ -38,20 +57,35 @@ class RatingListUploadForm(forms.Form):
             raise forms.ValidationError(_("A month as YYYY-MM, e.g. 2026-11.")) from None
 
     def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_FILE_BYTES:
+        upload = self.cleaned_data.get("file")
+        if upload is not None and upload.size > self.max_bytes:
             raise forms.ValidationError(
-                gettext("The file is %(size)s MB; uploads take up to %(most)s MB "
-                  "(load FIDE's whole list with manage.py import_rating_list).")
-                % {"size": f"{upload.size / 1e6:.1f}", "most": f"{MAX_FILE_BYTES / 1e6:.0f}"}
+                gettext("The file is %(size)s MB; uploads take up to %(most)s MB.")
+                % {"size": f"{upload.size / 1e6:.1f}", "most": f"{self.max_bytes / 1e6:.0f}"}
             )
         return upload
+
+    def clean_url(self) -> str:
+        url = (self.cleaned_data.get("url") or "").strip()
+        if url and not url.lower().startswith(("http://", "https://")):
+            raise forms.ValidationError(_("An http or https address."))
+        return url
 
     def clean(self):
         refuse_control_characters(self)
         data = super().clean()
-        if data.get("kind") != ListKind.FIDE and not (data.get("name") or "").strip():
-            self.add_error("name", "A national or custom list needs a name.")
-        if data.get("kind") == ListKind.FIDE and (data.get("name") or "").strip() not in ("", "FIDE"):
-            self.add_error("name", "FIDE's list is always called FIDE; leave the name empty.")
+        kind = data.get("kind")
+        name = (data.get("name") or "").strip()
+        if kind != ListKind.FIDE and not name:
+            self.add_error("name", gettext("A national or custom list needs a name."))
+        if kind == ListKind.FIDE and name not in ("", "FIDE"):
+            self.add_error("name", gettext("FIDE's list is always called FIDE; leave the name empty."))
+        if kind != ListKind.FIDE and name.casefold() == "fide":
+            self.add_error("name", gettext("FIDE is the name of FIDE's list; give this list another name."))
+        if kind == ListKind.FIDE and data.get("url"):
+            self.add_error("url", gettext("FIDE's address is a setting of the site (DJANGO_FIDE_RATING_LIST_URL)."))
+        if not data.get("file") and not data.get("url") and "file" not in self.errors:
+            self.add_error("file", gettext("Choose a file or give a download address.") if self.staff
+                           else gettext("Choose a file."))
+        data["name"] = "FIDE" if kind == ListKind.FIDE else name
         return data

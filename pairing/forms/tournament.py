@@ -242,7 +242,7 @@ class TournamentForm(forms.ModelForm):
         from ..models import list_order_problems
 
         text = ", ".join(k.strip() for k in self.cleaned_data.get("rating_lists", "").split(",") if k.strip())
-        problems = list_order_problems(text)
+        problems = list_order_problems(text, self.instance.list_owners())
         if problems:
             raise forms.ValidationError(problems)
         return text

@@ -50,6 +50,7 @@ from .ratings import (
     RatingEntry,
     RatingList,
     RatingListQuerySet,
+    RatingSource,
     list_order_problems,
 )
 from .rounds import (
@@ -69,7 +70,7 @@ from .tournament import Tournament, TournamentQuerySet, bump_revision
 __all__ = [
     "BergerNumbers", "PairingSystem", "FinalTies", "TiebreakRules", "UnratedTiebreaks", "RoundRating",
     "RateOfPlay", "RatingMethod", "tournament_rating",
-    "DEFAULT_ORDER", "FIDE_KEYS", "FIDE_LABELS", "list_order_problems", "ListKind", "RatingEntry", "RatingList", "RatingListQuerySet",
+    "DEFAULT_ORDER", "FIDE_KEYS", "FIDE_LABELS", "list_order_problems", "ListKind", "RatingEntry", "RatingList", "RatingListQuerySet", "RatingSource",
     "AccelerationMethod",
     "BYE_WORDS",
     "COMMON_RESULTS",

@@ -277,6 +277,14 @@ class Tournament(models.Model):
         """The committed :attr:`revision` (the instance's copy may be older)."""
         return Tournament.objects.filter(pk=self.pk).values_list("revision", flat=True).first() or 0
 
+    def list_owners(self) -> list[int]:
+        """The accounts whose own rating lists this tournament uses, in order of
+        precedence: the chief arbiter, then the deputies."""
+        owners = [self.owner_id] if self.owner_id else []
+        if self.pk:
+            owners += sorted(self.deputies.values_list("pk", flat=True))
+        return owners
+
     def lock(self) -> Tournament:
         """Lock the tournament row until the end of the transaction (PostgreSQL).
 

@@ -8,13 +8,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..models import Job, JobKind
-from . import tournament_check
+from . import rating_sources, tournament_check
 from .jobs import Handler
 
 HANDLERS: dict[str, Handler] = {
     JobKind.TOURNAMENT_CHECK: tournament_check.run,
+    JobKind.RATING_REFRESH: rating_sources.refresh,
+    JobKind.RATING_FILE: rating_sources.load_upload,
 }
 
 # What a lost attempt may have left half-written, removed before the job is tried again
-# or marked failed.  A kind whose handler writes in one transaction has nothing here.
-CLEANUP: dict[str, Callable[[Job], None]] = {}
+# (``final`` False) or marked failed (``final`` True).  A kind whose handler writes in one
+# transaction has nothing here.
+CLEANUP: dict[str, Callable[[Job, bool], None]] = {
+    JobKind.RATING_REFRESH: rating_sources.forget_refresh,
+    JobKind.RATING_FILE: rating_sources.forget_upload,
+}

@@ -38,6 +38,7 @@ from ..models import (
     RatingEntry,
     RatingList,
     RatingMethod,
+    RatingSource,
     Tournament,
     tournament_rating,
 )
@@ -75,13 +76,14 @@ def sources(t: Tournament, day: datetime.date | None = None) -> list[Source]:
     """The lists of the tournament's order as loaded (a list not loaded has none)."""
     day = day or reference_day(t)
     fide_list = RatingList.objects.valid_on("FIDE", day)
+    owners = t.list_owners()
     out = []
     for key in order(t):
         if key in FIDE_KEYS:
             out.append(Source(key, FIDE_LABELS[key], fide_list, True))
         elif key.startswith("list:"):
             name = key[5:].strip()
-            out.append(Source(key, name, RatingList.objects.valid_on(name, day), False))
+            out.append(Source(key, name, RatingList.objects.valid_on(name, day, owners), False))
     return out
 
 
@@ -318,15 +320,32 @@ def newer_lists(t: Tournament) -> list[RatingList]:
     return list(seen.values())
 
 
-def list_is_behind(today: datetime.date | None = None) -> str:
-    """A notice when the newest local FIDE list is older than the month FIDE publishes
-    now (its list of the 1st of this month), '' otherwise (VCL4THP Q135, Q141)."""
-    today = today or datetime.date.today()
-    newest = RatingList.objects.active().filter(name="FIDE").order_by("-month").first()
+FRESH_FOR = datetime.timedelta(hours=26)  # a daily check, with slack for its time of day
+
+
+def list_is_behind(now: datetime.datetime | None = None, *, for_staff: bool = False) -> str:
+    """A notice when the local FIDE list may be older than the one FIDE publishes now,
+    '' otherwise (VCL4THP Q135, Q141).  Decided by what FIDE's site served at the last
+    check (the daily refresh, or *Update all lists now*), not by the calendar: the list
+    is behind when that check failed, or when FIDE's site has not been asked for over a
+    day.  ``for_staff``: the reader can load lists; others are told who can."""
+    now = now or timezone.now()
+    newest = RatingList.objects.active().site().filter(name="FIDE").order_by("-month").first()
+    source = RatingSource.objects.filter(name="FIDE", owner__isnull=True).first()
+    how = (_("Use Update all lists now on the Rating lists page, or upload FIDE's file there.") if for_staff else
+           _("The site's administrator (a staff account) loads FIDE's list; ask them, or see the manual's "
+             "chapter on rating lists."))
     if newest is None:
-        return _("No FIDE list is loaded: load it (Rating lists page, or manage.py import_rating_list --download).")
-    if newest.month < today.replace(day=1):
-        return _("The local FIDE list is of %(local)s; FIDE's current list is of %(current)s. Load it before "
-                 "checking.") % {"local": date_format(newest.month, "F Y"),
-                                 "current": date_format(today, "F Y")}
+        return _("No FIDE list is loaded.") + " " + how
+    local = date_format(newest.month, "YEAR_MONTH_FORMAT")
+    if source is not None and source.ok is False and source.checked_at is not None:
+        return _("The last check of FIDE's list (%(when)s) failed: %(why)s") % {
+            "when": date_format(timezone.localtime(source.checked_at), "DATETIME_FORMAT"), "why": source.result} + " " + how
+    if source is None or source.checked_at is None:
+        return _("The local FIDE list (%(local)s) has not been checked against FIDE's site: FIDE may have published "
+                 "a newer one.") % {"local": local} + " " + how
+    if now - source.checked_at > FRESH_FOR:
+        return _("FIDE's site was last asked for its list %(when)s, more than a day ago (the local list is of "
+                 "%(local)s): FIDE may have published a newer one.") % {
+            "when": date_format(timezone.localtime(source.checked_at), "DATETIME_FORMAT"), "local": local} + " " + how
     return ""

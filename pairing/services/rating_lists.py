@@ -64,16 +64,20 @@ def month_of(day: datetime.date | None) -> datetime.date:
 
 
 def load_list(stream: IO[bytes], filename: str, *, kind: str, name: str = "", month: datetime.date | None = None,
-              source: str = "", progress=None, max_unzipped: int = MAX_UNZIPPED_BYTES) -> RatingList:
+              source: str = "", progress=None, max_unzipped: int = MAX_UNZIPPED_BYTES, owner=None,
+              job=None) -> RatingList:
     """Load a list file; returns the new active list.  Raises :class:`RatingFileError`
     (nothing changes) when the file cannot be read.  ``max_unzipped``: the most bytes the
-    list may unzip to (:mod:`pairing.rating_files`' caps)."""
+    list may unzip to (:mod:`pairing.rating_files`' caps).  ``owner``: an arbiter's own list
+    (None: the site's); ``job``: the background job loading it (what a lost attempt left
+    is found by it, :func:`discard_unfinished`).  ``progress(count)`` after each batch."""
     if kind not in ListKind.values:
         raise RatingFileError([(0, 0, f"unknown kind of list {kind!r} (fide, national or custom)")])
     name = printable(name or ("FIDE" if kind == ListKind.FIDE else "")).strip()[:60]
     if not name:
         raise RatingFileError([(0, 0, "a national or custom list needs a name")])
-    new = RatingList.objects.create(name=name, kind=kind, month=month_of(month), source=printable(source or filename)[:300])
+    new = RatingList.objects.create(name=name, kind=kind, month=month_of(month),
+                                    source=printable(source or filename)[:300], owner=owner, job=job)
     count = 0
     sqlite = connection.vendor == "sqlite"
     if sqlite:
@@ -105,9 +109,12 @@ def load_list(stream: IO[bytes], filename: str, *, kind: str, name: str = "", mo
             with connection.cursor() as cur:
                 cur.execute(f"PRAGMA cache_size = {int(cache_before)}")
     with transaction.atomic():
-        old = list(RatingList.objects.select_for_update().filter(name=name, month=new.month, active=True))
-        RatingList.objects.filter(pk__in=[o.pk for o in old]).update(active=False)
-        RatingList.objects.filter(pk=new.pk).update(active=True, players=count)
+        old = list(RatingList.objects.select_for_update().filter(name=name, month=new.month, active=True,
+                                                                 owner=owner))
+        # retired lists are marked with the job too: a worker lost before their rows are
+        # deleted leaves them to discard_unfinished
+        RatingList.objects.filter(pk__in=[o.pk for o in old]).update(active=False, job=job)
+        RatingList.objects.filter(pk=new.pk).update(active=True, players=count, job=None)
     for o in old:
         _delete_rows(o.pk)
         o.delete()
@@ -118,6 +125,15 @@ def load_list(stream: IO[bytes], filename: str, *, kind: str, name: str = "", mo
 def _delete_rows(list_id: int) -> None:
     with connection.cursor() as cur:
         cur.execute(f"DELETE FROM {RatingEntry._meta.db_table} WHERE rating_list_id = %s", [list_id])
+
+
+def discard_unfinished(job) -> int:
+    """Remove the rows of a load that the job started and never finished (its worker
+    was killed): the list stays inactive, readers never saw it."""
+    unfinished = list(RatingList.objects.filter(job=job, active=False))
+    for rl in unfinished:
+        delete_list(rl)
+    return len(unfinished)
 
 
 def delete_list(rating_list: RatingList) -> None:

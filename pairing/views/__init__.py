@@ -18,7 +18,14 @@ from .players import (
     players_import,
     trf_import,
 )
-from .ratings import player_lookup, rating_check, rating_list_delete, rating_lists
+from .ratings import (
+    player_lookup,
+    rating_check,
+    rating_list_delete,
+    rating_list_update,
+    rating_list_upload,
+    rating_lists,
+)
 from .reports import aro_list, crosstable, player_card, standings, standings_csv, trf_export
 from .roundrobin import berger
 from .rounds import (
@@ -52,6 +59,8 @@ __all__ = [
     "player_lookup",
     "rating_check",
     "rating_list_delete",
+    "rating_list_update",
+    "rating_list_upload",
     "rating_lists",
     "density",
     "pair_by_hand",

@@ -38,8 +38,9 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
     job = get_job_for_viewer(request, pk)
     ctx = {**progress_context(job), "t": job.tournament, "back": back_url(job), "refresh": REFRESH_SECONDS}
     if request.htmx:
-        response = render(request, "pairing/_job_progress.html", ctx)
-        if not job.is_open and request.GET.get("on") == "page":
+        on_page = request.GET.get("on") == "page"
+        response = render(request, "pairing/_job_progress.html", {**ctx, "on_page": on_page})
+        if not job.is_open and on_page:
             response["HX-Refresh"] = "true"  # the whole page, with the result
         return response
     if job.kind == JobKind.TOURNAMENT_CHECK and job.result:

@@ -88,7 +88,7 @@ def test_the_worker_runs_the_web_image_with_its_own_command_restarts_and_checks_
     """Background tasks (docs/background-tasks.md): same image as web, started once web is
     healthy (web's start script migrated the database), the same database, no ports."""
     worker, web = compose["services"]["worker"], compose["services"]["web"]
-    assert worker["image"] == web["image"] and "build" not in worker
+    assert worker["image"] == web["image"] and worker["build"] == web["build"]  # compose v2 builds, never pulls it
     assert _as_list(worker["command"]) == ["python", "manage.py", "run_worker"]
     assert worker["restart"] == "unless-stopped"
     assert worker["env_file"] == web["env_file"]
@@ -96,6 +96,8 @@ def test_the_worker_runs_the_web_image_with_its_own_command_restarts_and_checks_
     assert worker["depends_on"]["web"]["condition"] == "service_healthy"
     assert _as_list(worker["healthcheck"]["test"]) == ["CMD", "python", "/app/docker/worker_healthcheck.py"]
     assert "ports" not in worker and "expose" not in worker
+    # an upload written by web is read by the worker
+    assert "uploads:/app/uploads" in worker["volumes"] and "uploads:/app/uploads" in web["volumes"]
 
 
 def test_audit_finding_1_only_the_proxy_publishes_ports(compose):
@@ -129,11 +131,17 @@ def test_audit_finding_1_gunicorn_uses_threaded_workers_everywhere_it_is_started
 
 def test_audit_finding_1_the_proxy_buffers_and_limits_request_bodies():
     conf = (ROOT / "docker" / "nginx" / "nginx.conf").read_text()
-    directives = dict(
-        re.match(r"\s*([a-z_]+)\s+(.*?);", line).groups()
-        for line in conf.splitlines() if re.match(r"\s*[a-z_]+\s+.*;\s*$", line)
-    )
+    directives: dict[str, str] = {}  # the first of each: the http block's, for every address
+    for line in conf.splitlines():
+        if re.match(r"\s*[a-z_]+\s+.*;\s*$", line):
+            name, value = re.match(r"\s*([a-z_]+)\s+(.*?);", line).groups()
+            directives.setdefault(name, value)
     assert directives["client_max_body_size"] == "12m"
+    # one address takes more: a staff account's upload of FIDE's whole list (the app's
+    # own limit for it is the same, DJANGO_MAX_LIST_UPLOAD_BYTES)
+    upload = re.search(r"location = /ratings/upload/ \{(.*?)\}", conf, re.S).group(1)
+    assert "client_max_body_size 100m;" in upload and "proxy_request_buffering on;" in upload
+    assert conf.count("client_max_body_size") == 2
     assert directives["proxy_request_buffering"] == "on"
     assert directives["client_body_timeout"] == "30s" and directives["client_header_timeout"] == "15s"
     assert directives["proxy_pass"] == "http://app" and "server web:8000;" in conf
@@ -142,6 +150,7 @@ def test_audit_finding_1_the_proxy_buffers_and_limits_request_bodies():
     from django.conf import settings
 
     assert settings.MAX_REQUEST_BYTES == 12 * 1024 * 1024  # the app's limit is the proxy's
+    assert settings.MAX_LIST_UPLOAD_BYTES == 100 * 1024 * 1024
 
 
 def test_web_healthcheck_calls_the_health_endpoint(compose):

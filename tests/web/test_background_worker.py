@@ -21,6 +21,7 @@ from tests.web.worker_process import (
     log_of,
     running_worker,
     start_worker,
+    stop_worker,
     wait_for,
 )
 
@@ -157,3 +158,123 @@ def test_run_worker_batch_runs_what_is_queued_and_stops(tournament):
     call_command("run_worker", "--batch", verbosity=0)
     job.refresh_from_db()
     assert (job.status, job.result["summary"]) == (JobStatus.DONE, "all 2 rounds identical")
+
+
+# ------------------------------------------------------------------ a list load cut off
+
+
+BIG = 120_000  # three batches of the loader (50,000 a commit): a kill lands between two
+
+
+@pytest.fixture(scope="module")
+def big_list(tmp_path_factory):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from bench_rating_list import write_list
+
+    path = tmp_path_factory.mktemp("lists") / "players_list_xml.zip"
+    write_list(path, BIG)
+    return path
+
+
+def _old_fide_list():
+    import datetime as dt
+    import io
+
+    from pairing.services.rating_lists import load_list
+    from tests.web.test_rating_lists import fide_xml, zipped
+
+    return load_list(io.BytesIO(zipped("x.xml", fide_xml())), "players_list_xml.zip", kind="fide",
+                     month=dt.date(2026, 11, 1))
+
+
+def _upload_job(big_list, tmp_path) -> Job:
+    import shutil
+
+    path = tmp_path / "upload.zip"
+    shutil.copy(big_list, path)
+    return tasks.start(JobKind.RATING_FILE, params={
+        "path": str(path), "filename": "players_list_xml.zip", "kind": "fide", "name": "FIDE",
+        "month": "2026-11-01", "own": False})
+
+
+def _loading(job: Job) -> bool:
+    current = Job.objects.get(pk=job.pk)
+    return current.status == JobStatus.RUNNING and current.step == "load"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_in_the_middle_of_a_list_load_leaves_the_old_list_and_the_next_worker_loads_it_again(
+    big_list, tmp_path
+):
+    from pairing.models import RatingList
+
+    old = _old_fide_list()
+    job = _upload_job(big_list, tmp_path)
+    first = start_worker(tmp_path, "first")
+    try:
+        wait_for(lambda: _loading(job), timeout=120, every=0.05, what="the load under way")
+    finally:
+        stop_worker(first, kill=True)  # SIGKILL: no clean-up of any kind
+    assert list(RatingList.objects.active()) == [old]  # readers still see the old list, whole
+    assert RatingList.objects.filter(active=False, job=job).exists()  # the half-written rows, unseen
+    lost_task = Job.objects.get(pk=job.pk).task_id
+
+    with running_worker(tmp_path, "second"):
+        wait_for(lambda: not Job.objects.get(pk=job.pk).is_open, timeout=240, what="the load to be redone")
+    job.refresh_from_db()
+    assert (job.status, job.attempts) == (JobStatus.DONE, 2), (job.error, log_of(tmp_path, "second"))
+    new = RatingList.objects.active().get()
+    assert new.players == BIG and new.pk != old.pk
+    assert not RatingList.objects.filter(active=False).exists()  # nothing half-written left
+    assert DBTaskResult.objects.get(id=lost_task).status == "FAILED"
+    assert not (tmp_path / "upload.zip").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_list_load_cut_off_on_its_last_attempt_fails_with_the_reason_and_the_old_list_stays(big_list, tmp_path):
+    from pairing.models import RatingList
+
+    old = _old_fide_list()
+    job = _upload_job(big_list, tmp_path)
+    first = start_worker(tmp_path, "first", DJANGO_TASK_ATTEMPTS="1")
+    try:
+        wait_for(lambda: _loading(job), timeout=120, every=0.05, what="the load under way")
+    finally:
+        stop_worker(first, kill=True)
+    with running_worker(tmp_path, "second", DJANGO_TASK_ATTEMPTS="1"):
+        wait_for(lambda: not Job.objects.get(pk=job.pk).is_open, timeout=60, what="the lost load to be failed")
+    job.refresh_from_db()
+    assert job.status == JobStatus.FAILED
+    assert job.error.startswith("The worker running this task stopped (attempt 1 of 1)")
+    assert list(RatingList.objects.all()) == [old]  # the old list, and nothing else
+    assert not (tmp_path / "upload.zip").exists()
+
+
+# ------------------------------------------------------------------ the daily refresh in a real worker
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_starts_the_daily_refresh_at_its_time(tmp_path):
+    from django.utils import timezone as tz
+
+    from pairing.models import RatingList
+    from tests.web.list_server import list_server
+    from tests.web.test_rating_lists import fide_xml, zipped
+
+    due = (tz.localtime() - datetime.timedelta(minutes=1)).strftime("%H:%M")
+    if due > tz.localtime().strftime("%H:%M"):  # just after midnight: the time would be tomorrow's
+        due = "00:00"
+    with list_server() as server:
+        server.publish("/fide.zip", zipped("players_list_xml_foa.xml", fide_xml()))
+        with running_worker(tmp_path, DJANGO_RATING_REFRESH_AT=due,
+                            DJANGO_FIDE_RATING_LIST_URL=server.url("/fide.zip")):
+            job = wait_for(lambda: Job.objects.filter(kind=JobKind.RATING_REFRESH).first(), timeout=60,
+                           what="the scheduled refresh")
+            wait_for(lambda: not Job.objects.get(pk=job.pk).is_open, timeout=60, what="the refresh to finish")
+    job.refresh_from_db()
+    assert (job.status, job.scheduled_for, job.user) == (JobStatus.DONE, tz.localdate(), None)
+    assert RatingList.objects.active().get(name="FIDE").players == 4
+    assert Job.objects.filter(kind=JobKind.RATING_REFRESH).count() == 1

@@ -154,9 +154,10 @@ def test_the_job_page_says_when_no_worker_is_running(chief_client, checked):
 def test_the_htmx_poll_gets_the_progress_fragment_with_the_step_in_words(chief_client, checked):
     job = tasks.start(JobKind.TOURNAMENT_CHECK, user=checked.owner, tournament=checked)
     Job.objects.filter(pk=job.pk).update(status=JobStatus.RUNNING, done=17, total=40, step="rounds")
-    response = chief_client.get(job_url(job), HTTP_HX_REQUEST="true")
+    response = chief_client.get(job_url(job) + "?on=page", HTTP_HX_REQUEST="true")
     fragment = response.content.decode()
     assert "<html" not in fragment
+    assert f'hx-get="{job_url(job)}?on=page"' in fragment  # the next poll is the page's too
     assert "Round 17 of 40 checked." in fragment
     assert re.search(r'<progress id="job-bar" max="40" value="17">42%</progress>', fragment)
     assert "HX-Refresh" not in response

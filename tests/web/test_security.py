@@ -41,7 +41,7 @@ ACCOUNT = {"dashboard", "tournament_create", "invitation_answer", "job"}
 PREFERENCES = {"density"}
 # The site's rating lists: any signed-in arbiter reads them, staff accounts change them
 # (tests/web/test_rating_lists.py checks each persona).
-SITE_ADMIN = {"rating_lists", "rating_list_delete"}
+SITE_ADMIN = {"rating_lists", "rating_list_delete", "rating_list_upload", "rating_list_update"}
 
 ROUTES = [(p.name, sorted(p.pattern.converters)) for p in pairing_urls.urlpatterns]
 NAMES = [name for name, _ in ROUTES]

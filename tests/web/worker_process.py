@@ -105,3 +105,17 @@ def import_generated(t, players: int, rounds: int, seed: int = 1):
 
     import_trf(t, generated_trf(players, rounds, seed), t.owner, confirmations=1)
     return t
+
+
+def run_queued() -> list:
+    """Run every queued job's handler here, in the test's transaction (what the worker
+    does, without the queue: the queue and the worker are tested on their own)."""
+    from pairing.models import Job
+    from pairing.services import background, jobs
+
+    ran = []
+    for job in Job.objects.filter(status="queued").order_by("pk"):
+        jobs.run(job.pk, background.HANDLERS[job.kind], worker_id="test")
+        job.refresh_from_db()
+        ran.append(job)
+    return ran

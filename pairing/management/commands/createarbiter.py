@@ -1,4 +1,8 @@
-"""``manage.py createarbiter <username> [email]``: an arbiter account.
+"""``manage.py createarbiter <username> [email] [--staff]``: an arbiter account.
+
+``--staff`` makes it a staff account as well: it loads the site's rating lists (FIDE's
+among them, and *Update all lists now*) for every arbiter of the site.  Any arbiter loads
+national and custom lists of their own without it.
 
 The password never goes on the command line (where ``ps`` and the shell history keep
 it): it is asked twice at the terminal, or read from the first line of standard input
@@ -32,11 +36,15 @@ class Command(BaseCommand):
         parser.add_argument("--first-name", default="")
         parser.add_argument("--last-name", default="")
         parser.add_argument(
+            "--staff", action="store_true",
+            help="a staff account too: it loads the site's rating lists (FIDE's) for everyone",
+        )
+        parser.add_argument(
             "--password-stdin", action="store_true",
             help="read the password from the first line of standard input (for scripts)",
         )
 
-    def handle(self, *args, username, email, first_name, last_name, password_stdin, **options):
+    def handle(self, *args, username, email, first_name, last_name, password_stdin, staff=False, **options):
         User = get_user_model()
         username = username.strip()
         if not username:
@@ -47,14 +55,15 @@ class Command(BaseCommand):
         if User.objects.filter(username=username).exists():
             raise CommandError(f"A user called {username!r} already exists.")
         password = self._password(password_stdin)
-        user = User(username=username, email=email, first_name=first_name, last_name=last_name)
+        user = User(username=username, email=email, first_name=first_name, last_name=last_name, is_staff=staff)
         try:
             validate_password(password, user=user)
         except ValidationError as exc:
             raise CommandError("The password is refused: " + " ".join(exc.messages)) from exc
         user.set_password(password)
         user.save()
-        self.stdout.write(self.style.SUCCESS(f"Arbiter {username!r} created."))
+        self.stdout.write(self.style.SUCCESS(f"Arbiter {username!r} created" + (
+            " (a staff account: it loads the site's rating lists)." if staff else ".")))
 
     def _password(self, from_stdin: bool) -> str:
         if from_stdin:

@@ -1,5 +1,7 @@
 """Load a rating list: ``manage.py import_rating_list FILE [--kind fide|national|custom]
-[--name NAME] [--month YYYY-MM]``, or ``--download`` for FIDE's current combined list.
+[--name NAME] [--month YYYY-MM]``, or ``--download`` for FIDE's current combined list
+(from ``DJANGO_FIDE_RATING_LIST_URL``; loaded only when FIDE serves a newer file than the
+one loaded: the daily refresh of the background worker does the same every day).
 
 FIDE's list (``players_list_xml.zip``, or its fixed-column TXT variant) has standard,
 rapid and blitz ratings; national and custom lists are CSV (id, name, rating; optional
@@ -10,19 +12,15 @@ again replaces it atomically.
 from __future__ import annotations
 
 import datetime
-import shutil
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from pairing.models import Job, JobKind
 from pairing.rating_files import FULL_LIST_MAX_UNZIPPED_BYTES, RatingFileError
+from pairing.services import jobs, rating_sources
 from pairing.services.rating_lists import load_list
-
-FIDE_URL = "https://ratings.fide.com/download/players_list_xml.zip"
 
 
 def _month(text: str) -> datetime.date:
@@ -47,20 +45,24 @@ class Command(BaseCommand):
             raise CommandError("give a FILE or --download (not both)")
         started = time.monotonic()
         if opts["download"]:
-            url = getattr(settings, "FIDE_RATING_LIST_URL", "") or FIDE_URL
-            with tempfile.TemporaryDirectory() as tmp:
-                path = Path(tmp) / "players_list_xml.zip"
-                self.stdout.write(f"Downloading {url} ...")
-                try:
-                    with urllib.request.urlopen(url, timeout=120) as response, path.open("wb") as out:  # noqa: S310
-                        shutil.copyfileobj(response, out, 1 << 20)
-                except OSError as exc:
-                    raise CommandError(f"cannot download {url}: {exc}") from None
-                return self._load(path, "fide", "FIDE", opts["month"], url, started)
+            return self._download(started)
         path = Path(opts["file"])
         if not path.is_file():
             raise CommandError(f"{path}: no such file")
         return self._load(path, opts["kind"], opts["name"], opts["month"], str(path.name), started)
+
+    def _download(self, started: float) -> None:
+        """FIDE's list from its address, as the daily refresh does it (the same job, run
+        here rather than by the worker): loaded only when FIDE serves a newer file."""
+        source = rating_sources.fide_source()
+        self.stdout.write(f"Checking {source.url} ...")
+        job = jobs.create(JobKind.RATING_REFRESH, params={"sources": [source.pk]}, language="en")
+        result = jobs.run(job.pk, rating_sources.refresh, worker_id="import_rating_list")
+        outcome = (result or {"lists": [{"status": "failed", "message": Job.objects.get(pk=job.pk).error}]})["lists"][0]
+        if outcome["status"] == "failed":
+            raise CommandError(outcome["message"])
+        seconds = time.monotonic() - started
+        self.stdout.write(self.style.SUCCESS(f"{outcome['message']} ({seconds:.1f} s)"))
 
     def _load(self, path: Path, kind: str, name: str, month, source: str, started: float) -> None:
         def progress(count: int) -> None:
