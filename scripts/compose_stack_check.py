@@ -44,7 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CI_DOCKER = ROOT / "docker" / "ci"
 CACHE = Path(os.environ.get("DUBOV_CI_CACHE", "/var/cache/dubov-ci"))
-PROJECT = "dubovci"
+PROJECT = os.environ.get("STACK_PROJECT", "dubovci")  # another name runs a second stack beside it
 HOST = "chess.example.org"
 HTTPS_PORT = int(os.environ.get("STACK_HTTPS_PORT", "18443"))
 HTTP_PORT = int(os.environ.get("STACK_HTTP_PORT", "18080"))

@@ -16,19 +16,21 @@ from .fields import MAX_FILE_BYTES, refuse_control_characters
 
 
 class RatingListUploadForm(forms.Form):
-    kind = forms.ChoiceField(choices=ListKind.choices, initial=ListKind.FIDE, widget=forms.RadioSelect)
+    kind = forms.ChoiceField(label=_("Kind"), choices=ListKind.choices, initial=ListKind.FIDE,
+                             widget=forms.RadioSelect)
     name = forms.CharField(
-        max_length=60, required=False,
+        label=_("List name"), max_length=60, required=False,
         help_text=_("A national or custom list's name, e.g. 'SLO national' (FIDE's list is called FIDE)."),
     )
     month = forms.CharField(
         label=_("Valid from (month)"), required=False, widget=forms.TextInput(attrs={"type": "month"}),
         help_text=_("YYYY-MM; empty: this month."),
     )
+    # what a CSV list holds is said beside the form (its column names in <code>)
     file = forms.FileField(
-        required=False,
+        label=_("File"), required=False,
         help_text=_("FIDE: players_list_xml.zip (the whole list, about 40 MB) or the TXT list. National and custom "
-                    "lists: CSV with id, name, rating (optional federation, title, birth year, FIDE id, sex)."),
+                    "lists: a CSV file."),
     )
     url = forms.URLField(
         label=_("Download address"), required=False, max_length=500, assume_scheme="https",
@@ -42,8 +44,7 @@ class RatingListUploadForm(forms.Form):
         if not staff:  # an arbiter's own lists: national or custom, from a file
             self.fields["kind"].choices = [c for c in ListKind.choices if c[0] != ListKind.FIDE]
             self.fields["kind"].initial = ListKind.NATIONAL
-            self.fields["file"].help_text = _("CSV with id, name, rating (optional federation, title, birth year, FIDE "
-                                              "id, sex).")
+            self.fields["file"].help_text = _("A CSV file.")
             del self.fields["url"]
         self.max_bytes = settings.MAX_LIST_UPLOAD_BYTES if staff else MAX_FILE_BYTES
 

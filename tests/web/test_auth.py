@@ -121,4 +121,6 @@ def test_audit_finding_5_make_run_serves_on_the_loopback_address_only():
 
     makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
     run = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
-    assert "runserver 127.0.0.1:8000" in run and "0.0.0.0" not in run
+    assert "scripts/run_dev.py 127.0.0.1:8000" in run and "0.0.0.0" not in run  # server + worker (issue 36)
+    run_dev = (Path(__file__).resolve().parents[2] / "scripts" / "run_dev.py").read_text()
+    assert '"runserver", address' in run_dev
