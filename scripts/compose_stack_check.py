@@ -54,7 +54,8 @@ BASES = {  # image: (Dockerfile, other files of its build context)
     "dubov-ci/postgres:15": ("postgres.Dockerfile", ["postgres-entrypoint.sh"]),
     "dubov-ci/nginx:1.22": ("nginx.Dockerfile", []),
 }
-APP, PREVIOUS = "dubov-arbiter:ci", "dubov-arbiter:previous"
+APP = "dubov-arbiter:" + os.environ.get("STACK_IMAGE_TAG", "ci")
+PREVIOUS = APP + "-previous" if os.environ.get("STACK_IMAGE_TAG") else "dubov-arbiter:previous"
 CHIEF, PASSWORD = "ci-chief", "stack-check-Passw0rd-long"
 STAFF = "ci-staff"
 DB_PASSWORD = "ci_stack_password"
