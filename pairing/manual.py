@@ -91,6 +91,7 @@ PAGE_CHAPTER = {
     "integrity_undo": "fide-mode",
     "check_tournament": "fide-mode",
     "job": "fide-mode",
+    "job_answer": "import-export",
     "health": "hosting",
     "help_index": "start",
     "density": "results",

@@ -20,6 +20,7 @@ urlpatterns = [
     path("ratings/update/", views.rating_list_update, name="rating_list_update"),
     path("invitations/<int:pk>/", views.invitation_answer, name="invitation_answer"),
     path("jobs/<int:pk>/", views.job_detail, name="job"),
+    path("jobs/<int:pk>/answer/", views.job_answer, name="job_answer"),
     path(T, views.tournament, name="tournament"),
     path(T + "settings/", views.tournament_settings, name="settings"),
     path(T + "audit/", views.audit_trail, name="audit"),

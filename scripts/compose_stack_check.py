@@ -487,7 +487,7 @@ def main() -> int:
             dumps = stack("exec", "-T", "web", "sh", "-c", "ls /app/backups").stdout.split()
             check(any("before-migrate" in name for name in dumps), f"a backup was taken before migrating: {dumps}")
             applied = stack.psql("SELECT name FROM django_migrations WHERE app = 'pairing' ORDER BY name")
-            new_migrations = sorted(p.name[:-3] for p in (ROOT / "pairing" / "migrations").glob("0*.py"))
+            new_migrations = sorted(p.name[:-3] for p in (workdir / "pairing" / "migrations").glob("0*.py"))
             check(applied.split() == new_migrations,
                   f"migrated from {old_migrations[-1][:-3]} to {new_migrations[-1]}")
             browser = Browser()

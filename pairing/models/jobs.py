@@ -19,18 +19,22 @@ from django.utils.translation import gettext_lazy as _
 class JobKind(models.TextChoices):
     RATING_REFRESH = "rating-refresh", _("Update of the rating lists")
     RATING_FILE = "rating-file", _("Loading of a rating list file")
-    IMPORT_CHECK = "import-check", _("Check of an imported TRF file")
+    IMPORT_CHECK = "import-check", _("Import of a large TRF file, checked round by round")
     TOURNAMENT_CHECK = "tournament-check", _("Check of the tournament")
 
 
 class JobStatus(models.TextChoices):
     QUEUED = "queued", _("waiting for the worker")
     RUNNING = "running", _("running")
+    WAITING = "waiting", _("waits for your answer")
     DONE = "done", _("done")
     FAILED = "failed", _("failed")
 
 
 OPEN = (JobStatus.QUEUED, JobStatus.RUNNING)
+# a tournament whose imported file is queued, being checked or waiting for the arbiter's
+# answer cannot be paired or reported (Tournament.import_pending)
+BLOCKING = (JobStatus.QUEUED, JobStatus.RUNNING, JobStatus.WAITING)
 
 # The current step, in words, shown under the progress bar: filled with the job's
 # ``step_args`` (numbers, names) when the page is drawn, so that each reader sees it in
@@ -45,6 +49,8 @@ STEPS = {
     "activate": _("%(list)s: making the new list the active one…"),
     "lists": _("%(done)s of %(total)s lists updated."),
     "rounds": _("Round %(done)s of %(total)s checked."),
+    "import": _("Importing the file (%(players)s players, %(rounds)s rounds)…"),
+    "question": _("The check is finished: the import waits for your answer."),
     "standings": _("Recomputing the standings…"),
     "finished": _("Finished."),
 }
@@ -86,7 +92,7 @@ class Job(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["kind", "scheduled_for"], condition=Q(scheduled_for__isnull=False),
                                     name="job_scheduled_once"),
-            models.CheckConstraint(condition=Q(status__in=["queued", "running", "done", "failed"]),
+            models.CheckConstraint(condition=Q(status__in=["queued", "running", "waiting", "done", "failed"]),
                                    name="job_status_valid"),
         ]
         indexes = [models.Index(fields=["status", "kind"], name="job_status_kind")]

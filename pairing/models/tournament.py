@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils.functional import cached_property
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -387,8 +388,20 @@ class Tournament(models.Model):
         """Dubov 9 asks for the ARO list after each round; other systems have none."""
         return self.system == PairingSystem.DUBOV
 
+    @cached_property
+    def import_pending(self):
+        """The background check of an imported file that this tournament waits for (queued,
+        running, or waiting for the arbiter's answer), or None.  Until it is answered
+        nothing is paired and no file for rating is written."""
+        from .jobs import BLOCKING, JobKind
+
+        return self.jobs.filter(kind=JobKind.IMPORT_CHECK, status__in=BLOCKING).first() if self.pk else None
+
     def pairing_blocker(self) -> str:
         """Why the next round cannot be paired now, or '' when it can."""
+        if self.import_pending is not None:
+            return gettext("The imported file is being checked round by round in the background, or waits for your "
+                           "answer: nothing can be paired until then.")
         last = self.published_rounds().last()
         if last is not None and last.status != RoundStatus.COMPLETE:
             boards = list(

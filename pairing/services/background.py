@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..models import Job, JobKind
-from . import rating_sources, tournament_check
+from . import import_check, rating_sources, tournament_check
 from .jobs import Handler
 
 HANDLERS: dict[str, Handler] = {
     JobKind.TOURNAMENT_CHECK: tournament_check.run,
     JobKind.RATING_REFRESH: rating_sources.refresh,
     JobKind.RATING_FILE: rating_sources.load_upload,
+    JobKind.IMPORT_CHECK: import_check.run,
 }
 
 # What a lost attempt may have left half-written, removed before the job is tried again
@@ -23,4 +24,5 @@ HANDLERS: dict[str, Handler] = {
 CLEANUP: dict[str, Callable[[Job, bool], None]] = {
     JobKind.RATING_REFRESH: rating_sources.forget_refresh,
     JobKind.RATING_FILE: rating_sources.forget_upload,
+    JobKind.IMPORT_CHECK: import_check.forget,
 }

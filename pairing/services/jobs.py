@@ -33,6 +33,15 @@ class JobFailed(Exception):
     """The work cannot be done; the message (in the job's language) is the job's error."""
 
 
+class JobWaits(Exception):  # noqa: N818 - not an error: the job ends waiting for an answer
+    """The work is done as far as it can go without the arbiter: the job waits for their
+    answer, with ``result`` (what to ask)."""
+
+    def __init__(self, result: dict):
+        super().__init__("waits for an answer")
+        self.result = result
+
+
 class Progress:
     """Progress reports of a running job: ``progress("rounds", done=17, total=40)``.
 
@@ -101,6 +110,9 @@ def run(job_id: int, handler: Handler, *, worker_id: str = "") -> dict | None:
         except JobFailed as exc:
             finish(job, JobStatus.FAILED, error=str(exc))
             return None
+        except JobWaits as waits:
+            finish(job, JobStatus.WAITING, result=waits.result)
+            return waits.result
         except Exception as exc:
             finish(job, JobStatus.FAILED, error=_("The task stopped on an unexpected error: %(error)s") % {
                 "error": f"{type(exc).__name__}: {exc}"})
@@ -111,7 +123,7 @@ def run(job_id: int, handler: Handler, *, worker_id: str = "") -> dict | None:
 
 def finish(job: Job, status: str, *, result: dict | None = None, error: str = "") -> None:
     fields = {"status": status, "finished_at": timezone.now(), "result": result, "error": error,
-              "step": "finished" if status == JobStatus.DONE else job.step}
+              "step": {JobStatus.DONE: "finished", JobStatus.WAITING: "question"}.get(status, job.step)}
     if status == JobStatus.DONE and job.total:
         fields["done"] = job.total
     Job.objects.filter(pk=job.pk).update(**fields)

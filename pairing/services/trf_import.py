@@ -94,7 +94,8 @@ def _in_time(deadline: float | None) -> None:
 
 
 def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 1000, confirmations: int = 0,
-               report: list[str] | None = None, deadline: float | None = None) -> int:
+               report: list[str] | None = None, deadline: float | None = None,
+               asked: list[str] | None = None) -> int:
     """Load players, and any rounds already played, from TRF-16 text into an empty
     tournament.  All or nothing; raises :class:`ImportRefused` listing every problem.
 
@@ -118,6 +119,11 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
     proxy's timeout): past it the import stops and is refused before it commits, so an
     import is either done while the arbiter waits or not at all -- never reported failed
     by the proxy and committed later.  A background task passes none.
+
+    ``asked`` (a list): the import of a large file checked in the background
+    (:mod:`.import_check`).  The rounds are not re-paired here and nothing is asked: the
+    adjustments that would be asked are added to ``asked``, to be asked with the check's
+    findings once the background check has re-paired every round.
     """
     if t.player_set.exists() or t.round_set.exists():
         raise ImportRefused([(0, 0, _("This tournament already has players or rounds; import into a new one."))])
@@ -275,10 +281,13 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             forbidden_rows.append(ForbiddenPair(tournament=t, player_a=low, player_b=high))
         ForbiddenPair.objects.bulk_create(forbidden_rows)
         renumber(t)
-        checked = len(created) * played <= IMPORT_CHECK_LIMIT
+        background = asked is not None
+        checked = not background and len(created) * played <= IMPORT_CHECK_LIMIT
         symbols = _unknown_symbols(data)
         differing = _imported_rounds_checked(t, confirmations, symbols, reviewed.changes) if checked else []
-        if not checked and symbols + reviewed.changes:
+        if background:
+            asked.extend(symbols + reviewed.changes)
+        elif not checked and symbols + reviewed.changes:
             require(Level.CONFIRM, confirmations, _("Import the file with these adjustments"), symbols + reviewed.changes,
                     import_review.findings([], {}, symbols, reviewed.changes))
         forbidden = forbidden_pair_names(t)
@@ -286,7 +295,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             t, user, AuditAction.IMPORT,
             f"TRF import: {len(created)} players, {played} rounds"
             + (f", {len(forbidden)} forbidden pairs." if forbidden else ".")
-            + ("" if checked else " " + in_english(NOT_CHECKED)),
+            + ("" if checked else " " + (BACKGROUND if background else in_english(NOT_CHECKED))),
             label="TRF file", after={
                 "adjustments": recorded.notes + recorded.changes,
                 "players": [p.audit_label() for p in t.player_set.order_by("tpn")],
@@ -438,6 +447,55 @@ def _fide_mode_problems(ps: PointSystem) -> list[str]:
 IMPORT_CHECK_LIMIT = 20_000
 NOT_CHECKED = gettext_lazy("The rounds were not re-paired against the rules: too large to check during an upload. "
                            "Check the file with: python -m pairing.engine --dubov -c FILE.trf")
+# a file over the limit uploaded on the import page: imported and checked by the worker
+BACKGROUND = "The rounds are re-paired in the background; the tournament waits for that check."
+
+
+def player_rounds(text: str) -> int:
+    """About how many player-rounds a TRF file holds (its 001 lines times the rounds the
+    longest of them records), read without parsing it: whether the page imports the file
+    at once or hands it to the background check."""
+    players, rounds = 0, 0
+    for line in text.splitlines():
+        if line.startswith("001"):
+            players += 1
+            rounds = max(rounds, (len(line.rstrip()) - 89) // 10)
+    return players * rounds
+
+
+def round_difference(t: Tournament, rnd, players: dict, tpn: dict):
+    """Round ``rnd`` as imported against the engine's pairing of it on the rounds before
+    it: None when they are the same, else ``(round, ### line, differences in the active
+    language, the differences in English, the engine's pairs or None, the file's pairs)``."""
+    ours = integrity.round_pairs(rnd)
+    try:
+        theirs = integrity.engine_pairs(t, rnd.number)
+    except engine.NoLegalPairing:
+        theirs = None
+    found = _import_differences(theirs, ours, players)
+    if not found:
+        return None
+    with translation.override("en"):  # the event's detail is a record, in English
+        recorded = " ".join(_import_differences(theirs, ours, players))
+    theirs_text = "no legal pairing" if theirs is None else theirs.text(tpn)
+    return (rnd.number, f"Import @ Round {rnd.number}: {theirs_text} => {ours.text(tpn)}", found, recorded, theirs,
+            ours)
+
+
+def import_question(differing: list, players: dict, symbols: list[str], changes: list[str]):
+    """The Level-3 question of an import: ``(title, warnings, groups)`` from the rounds
+    that differ (:func:`round_difference`'s tuples) and the other adjustments to confirm
+    (``symbols``: unknown result symbols; ``changes``: the review's), or None when there is
+    nothing to ask."""
+    groups = import_review.findings([(d[0], d[4], d[5]) for d in differing], players, symbols, changes)
+    if differing:
+        return (_("Import rounds that break the pairing rules"),
+                [_("Round %(n)s:") % {"n": d[0]} + " " + " ".join(d[2]) for d in differing]
+                + [_("The engine pairs these rounds differently. Imported as they are, each is a pairing-integrity "
+                     "event: recorded and written in the rating report's copy.")] + symbols + changes, groups)
+    if symbols or changes:
+        return _("Import the file with these adjustments"), symbols + changes, groups
+    return None
 
 
 def _unknown_symbols(data) -> list[str]:
@@ -468,35 +526,12 @@ def _imported_rounds_checked(
     (:func:`.import_review.findings`)."""
     players = {p.pk: p for p in t.player_set.all()}
     tpn = {pk: p.tpn for pk, p in players.items()}
-    symbols, changes = symbols or [], changes or []
-    differing, compared = [], []
-    for rnd in t.round_set.order_by("number"):
-        ours = integrity.round_pairs(rnd)
-        try:
-            theirs = integrity.engine_pairs(t, rnd.number)
-        except engine.NoLegalPairing:
-            theirs = None
-
-        found = _import_differences(theirs, ours, players)
-        if found:
-            with translation.override("en"):  # the event's detail is a record, in English
-                recorded = " ".join(_import_differences(theirs, ours, players))
-            theirs_text = "no legal pairing" if theirs is None else theirs.text(tpn)
-            differing.append((rnd.number, f"Import @ Round {rnd.number}: {theirs_text} => {ours.text(tpn)}", found,
-                              recorded))
-            compared.append((rnd.number, theirs, ours))
-    groups = import_review.findings(compared, players, symbols, changes)
-    if differing:
-        require(
-            Level.CONFIRM, confirmations, _("Import rounds that break the pairing rules"),
-            [_("Round %(n)s:") % {"n": n} + " " + " ".join(found) for n, _line, found, _recorded in differing]
-            + [_("The engine pairs these rounds differently. Imported as they are, each is a pairing-integrity "
-                 "event: recorded and written in the rating report's copy.")] + symbols + changes,
-            groups,
-        )
-    elif symbols or changes:
-        require(Level.CONFIRM, confirmations, _("Import the file with these adjustments"), symbols + changes, groups)
-    return differing
+    differing = [d for rnd in t.round_set.order_by("number") if (d := round_difference(t, rnd, players, tpn))]
+    question = import_question(differing, players, symbols or [], changes or [])
+    if question is not None:
+        title, warnings, groups = question
+        require(Level.CONFIRM, confirmations, title, warnings, groups)
+    return [d[:4] for d in differing]
 
 
 def _import_differences(theirs, ours, players) -> list[str]:

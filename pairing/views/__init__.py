@@ -4,7 +4,7 @@ from .audit import audit_trail
 from .display import density
 from .fide import fide_mode, fide_mode_leave, integrity_undo
 from .help import help_chapter, help_index
-from .jobs import check_tournament, job_detail
+from .jobs import check_tournament, job_answer, job_detail
 from .manual import pair_by_hand, round_manual
 from .players import (
     forbidden_pair_delete,
@@ -52,6 +52,7 @@ from .tournaments import (
 
 __all__ = [
     "check_tournament",
+    "job_answer",
     "job_detail",
     "berger",
     "pairing_numbers",

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import tasks
 from ..access import get_job_for_viewer, get_tournament_for_arbiter
 from ..models import Job, JobKind
-from ..services import jobs, tournament_check
+from ..services import import_check, jobs, tournament_check
 
 POLL_SECONDS = 1
 REFRESH_SECONDS = 2  # without JavaScript: the page reloads itself while the job runs
@@ -32,6 +33,7 @@ def progress_context(job: Job) -> dict:
     return {"job": job, "worker_alive": jobs.worker_alive() if job.is_open else True, "poll": POLL_SECONDS}
 
 
+
 @login_required
 @require_GET
 def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -45,7 +47,34 @@ def job_detail(request: HttpRequest, pk: int) -> HttpResponse:
         return response
     if job.kind == JobKind.TOURNAMENT_CHECK and job.result:
         ctx["check"] = job.result
+    if job.kind == JobKind.IMPORT_CHECK:
+        ctx["import_result"] = job.result or {}
     return render(request, "pairing/job.html", ctx)
+
+
+@login_required
+@require_POST
+def job_answer(request: HttpRequest, pk: int) -> HttpResponse:
+    """The arbiter's answer to a large import that waits after its background check:
+    ``answer=import`` keeps the rounds as imported (pairing-integrity events), ``answer=undo``
+    puts the tournament back as it was before the import.  Acts once."""
+    job = get_job_for_viewer(request, pk)
+    if job.kind != JobKind.IMPORT_CHECK or job.tournament is None:
+        raise Http404("No such question.")
+    t = get_tournament_for_arbiter(request, job.tournament.slug)
+    choice = request.POST.get("answer")
+    if choice not in ("import", "undo"):
+        messages.error(request, _("Choose to import the rounds as they are or to undo the import."))
+        return redirect("pairing:job", pk=job.pk)
+    job.tournament = t
+    if not import_check.answer(job, request.user, accept=choice == "import"):
+        messages.info(request, _("This import was answered already; nothing changed."))
+    elif choice == "import":
+        messages.success(request, _("Imported as the file has it; each round the engine pairs differently is a "
+                                    "pairing-integrity event."))
+    else:
+        messages.success(request, _("The import was undone: the tournament is as it was before it."))
+    return redirect("pairing:tournament", slug=t.slug)
 
 
 @login_required

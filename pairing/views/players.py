@@ -12,14 +12,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from .. import tasks
 from ..access import get_player, get_tournament_for_arbiter, get_tournament_for_owner
 from ..forms import ForbiddenPairForm, PlayerForm, PlayerListForm, TrfImportForm, WithdrawForm
-from ..models import REQUESTED_BYES, ByeKind, Conflict, ForbiddenPair, stale_form
-from ..services import numbering, player_ratings
+from ..models import REQUESTED_BYES, ByeKind, Conflict, ForbiddenPair, JobKind, stale_form
+from ..services import import_check, numbering, player_ratings
 from ..services.forbidden_pairs import allow_pair, forbid_pair
 from ..services.late_entries import missed_rounds, set_missed_rounds
 from ..services.players import add_player, add_players, change_player, delete_player, withdraw
-from ..services.trf_import import IMPORT_CHECK_LIMIT, NOT_CHECKED, ImportRefused, import_trf
+from ..services.trf_import import IMPORT_CHECK_LIMIT, NOT_CHECKED, ImportRefused, import_trf, player_rounds
 from ..warning_levels import NeedsConfirmation
 from .confirm import ask, confirmable, given
 from .notices import tells_of_a_discarded_draft
@@ -263,7 +264,20 @@ def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
     form = TrfImportForm(request.POST or None, request.FILES or None)
     problems: list[tuple[int, int, str]] = []
     from_parser = False
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and form.is_valid() and t.import_pending is not None:
+        messages.error(request, _("An import into this tournament is being checked already."))
+        return redirect("pairing:job", pk=t.import_pending.pk)
+    if request.method == "POST" and form.is_valid() and player_rounds(form.cleaned_data["trf"]) > IMPORT_CHECK_LIMIT:
+        if t.player_set.exists() or t.round_set.exists():
+            problems = [(0, 0, _("This tournament already has players or rounds; import into a new one."))]
+        else:  # too large to re-pair while the page waits: the worker imports it and checks every round
+            job = import_check.keep_text(form.cleaned_data["trf"], lambda params: tasks.start(
+                JobKind.IMPORT_CHECK, user=request.user, tournament=t, params=params))
+            messages.info(request, _("The file is large: it is imported and each of its rounds is re-paired by the "
+                                     "engine in the background. The tournament waits for that check (and for your "
+                                     "answer, if the engine pairs a round differently)."))
+            return redirect("pairing:job", pk=job.pk)
+    elif request.method == "POST" and form.is_valid():
         try:
             report: list[str] = []
             count = import_trf(t, form.cleaned_data["trf"], request.user, confirmations=given(request), report=report,

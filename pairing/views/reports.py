@@ -178,6 +178,10 @@ def trf_export(request: HttpRequest, slug: str) -> HttpResponse:
     ``?copy=1``: the arbiters' copy, with the ``###`` lines of the pairing-integrity events;
     ``?format=trf16``: TRF-16 for other programs (the TRF-2026 records left out)."""
     t = get_tournament_for_arbiter(request, slug)
+    if t.import_pending is not None:  # an imported file not yet checked (or answered) writes no report
+        messages.error(request, _("The imported file is still being checked in the background or waits for your "
+                                  "answer: no file is written until then."))
+        return redirect("pairing:job", pk=t.import_pending.pk)
     copy = request.GET.get("copy") == "1"
     trf16 = request.GET.get("format") == "trf16" and not copy
     pending = open_adjourned(t)

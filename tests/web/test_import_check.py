@@ -70,20 +70,23 @@ def test_vcl_q56_an_import_into_fide_mode_refuses_points_fide_mode_does_not_allo
     assert not fresh.player_set.exists()
 
 
-def test_a_file_too_large_to_re_pair_during_an_upload_is_imported_with_a_notice(chief_client, chief, monkeypatch):
-    """Above IMPORT_CHECK_LIMIT player-rounds the upload does not re-pair (it would outlast
-    the request timeout); the arbiter is told and pointed to the engine's checker."""
+def test_a_file_too_large_to_re_pair_during_an_upload_is_checked_in_the_background(chief_client, chief, monkeypatch):
+    """Above IMPORT_CHECK_LIMIT player-rounds the page does not re-pair (it would outlast
+    the request timeout): the worker imports the file and re-pairs every round, and the
+    hand-made round waits for the arbiter's answer (issue 36; tests/web/test_import_background.py)."""
     import importlib
 
-    from pairing.services import trf_import as module
+    from pairing.models import Job, JobStatus
+    from tests.web.worker_process import run_queued
 
-    monkeypatch.setattr(module, "IMPORT_CHECK_LIMIT", 5)
     monkeypatch.setattr(importlib.import_module("pairing.views.players"), "IMPORT_CHECK_LIMIT", 5)
     text = _file_with_a_hand_made_round(chief)
     fresh, response = _import(chief_client, chief, text=text)
-    assert response.status_code == 302
-    page = chief_client.get(response.url).content.decode()
-    assert "were not re-paired against the rules" in page and "python -m pairing.engine --dubov -c" in page
+    job = Job.objects.get()
+    assert response.status_code == 302 and response.url == f"/jobs/{job.pk}/"
+    run_queued()
+    job.refresh_from_db()
+    assert job.status == JobStatus.WAITING and job.result["title"] == "Import rounds that break the pairing rules"
     assert fresh.rounds_published() == 2 and not IntegrityEvent.objects.filter(tournament=fresh).exists()
 
 

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Read-only pages anyone may GET (for a public tournament); they refuse POST.
 PUBLIC = {"health", "help_index", "help_chapter", "tournament", "round", "standings", "standings_csv", "crosstable", "aro", "player_card"}
 # Pages of the signed-in user's own: no tournament in the address.
-ACCOUNT = {"dashboard", "tournament_create", "invitation_answer", "job"}
+ACCOUNT = {"dashboard", "tournament_create", "invitation_answer", "job", "job_answer"}
 # A display preference kept in the visitor's own browser: anyone may POST it, without a
 # CSRF token (the public pages are one cached copy for every visitor, with no visitor's
 # token in it; a forged post changes only the display of the browser that sends it).
