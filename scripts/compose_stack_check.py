@@ -524,7 +524,7 @@ def main() -> int:
                                       cwd=workdir, env=stack.env(APP), stdout=out)
             check(done.returncode == 0 and dump.stat().st_size > 10_000,
                   f"README backup command wrote {dump.stat().st_size:,} bytes")
-            stack("stop", "web", "proxy")
+            stack("stop", "web", "worker", "proxy")  # the worker too: it would migrate the empty database
             stack("rm", "-f", "-s", "db")
             run("docker", "volume", "rm", f"{PROJECT}_pgdata", quiet=True)
             stack("up", "-d", "--no-build", "db")
