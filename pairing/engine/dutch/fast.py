@@ -28,7 +28,7 @@ from __future__ import annotations
 from ..matching import has_perfect_matching, maximum_matching
 from ..model import PreferenceStrength
 from .assign import first_best_assignment, transport_value
-from .criteria import Levels
+from .criteria import Levels, describe
 
 FAST_MIN = 40  # residents: below this, the weighted matching is quick and says more
 FAST_MDPS = 6  # more MDPs than this: the matching (the fast path pairs them all or gives up)
@@ -100,6 +100,20 @@ class FastBracket:
         self.shift = dict(shifts)
         self.level_fns = levels
         self._w: dict[tuple[int, int], int] = {}
+
+    def reached(self, pairs: list[tuple[int, int]]) -> list[str]:
+        """What the candidate reaches on the bracket's criteria, as the explanation says it
+        (:func:`.criteria.describe`), levels no pair differs on left out."""
+        levels = self.level_fns
+        sums = [0] * len(levels)
+        for a, b in pairs:
+            for k, level in enumerate(levels):
+                sums[k] += level.fn(self.rep[self.kind[a]], self.rep[self.kind[b]])
+        keep = [k for k, level in enumerate(levels)
+                if level.name in ("C6", "C7") or any(level.fn(x, y) != levels[1].fn(x, y) * level.fn(x, y)
+                                                       for x in self.rep.values() for y in self.rep.values())
+                or sums[k] not in (0, sums[1])]
+        return describe([levels[k] for k in keep], [sums[k] for k in keep])
 
     # ------------------------------------------------------------ kinds
 

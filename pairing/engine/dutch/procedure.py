@@ -43,9 +43,10 @@ class BracketProcedure:
         c9 = odd and self.s_star is not None and self.s_star >= score and self._pairs_all_but_one(
             mdps, residents, nxt + lower)
         if len(residents) >= FAST_MIN and len(mdps) <= FAST_MDPS:
-            got = FastBracket(self, score, mdps, residents, nxt, lower, odd, c9).run()
+            fast = FastBracket(self, score, mdps, residents, nxt, lower, odd, c9)
+            got = fast.run()
             if got is not None:
-                return self._fast_result(score, mdps, residents, got, c9)
+                return self._fast_result(score, mdps, residents, got, c9, fast.reached(got[0]))
         if len(lower) > RELAX_BELOW:
             try:
                 return self._pair_bracket(score, mdps, residents, nxt, lower, odd, c9, True)
@@ -343,7 +344,8 @@ class BracketProcedure:
             return None
         return trial, list(zip(s1, cols, strict=True))
 
-    def _fast_result(self, score: Decimal, mdps: list[int], residents: list[int], got, c9: bool):
+    def _fast_result(self, score: Decimal, mdps: list[int], residents: list[int], got, c9: bool,
+                     reached: list[str]):
         """A bracket paired by :mod:`.fast`: pairs and downfloaters as the driver wants
         them, and its trace."""
         pairs, down = got
@@ -357,6 +359,7 @@ class BracketProcedure:
         notes = ["The first candidate in the order of generation reaches a bound no candidate can pass on the "
                  "criteria ([C6], [C7], [C9]-[C21] by kinds of players), and its downfloater is as good as any on "
                  "[C4] and [C8]: accepted (3.4)."]
+        notes.append("Reached: " + "; ".join(reached) + ".")
         if c9:
             notes.append("[C9] applies: this bracket's only downfloater receives the pairing-allocated bye.")
         trace = BracketTrace(
