@@ -46,16 +46,18 @@ def _maxrss_mb() -> float:
     return peak / 1024 if sys.platform != "darwin" else peak / (1024 * 1024)
 
 
-def run_case(players: int, round_number: int, seed: int, use_tracemalloc: bool) -> dict:
+def run_case(players: int, round_number: int, seed: int, use_tracemalloc: bool, system: str = "dubov") -> dict:
     """One case, in this process: generate, snapshot, pair.  Returns the figures."""
     sys.path.insert(0, str(REPO))
-    from pairing.engine import pair_round
+    from dataclasses import replace
+
+    from pairing.engine import System, pair_round
     from pairing.engine.generator import GeneratorConfig, generate_fast
 
     t0 = time.perf_counter()
     config = GeneratorConfig(players=players, rounds=DECLARED_ROUNDS, seed=seed)
     generated = generate_fast(config, rounds_to_play=round_number - 1)
-    snapshot = generated.snapshot(round_number)
+    snapshot = replace(generated.snapshot(round_number), system=System(system))
     setup_s = time.perf_counter() - t0
     rss_before = _maxrss_mb()
     w0, c0 = time.perf_counter(), time.process_time()
@@ -85,8 +87,10 @@ def run_case(players: int, round_number: int, seed: int, use_tracemalloc: bool) 
     return result
 
 
-def spawn(players: int, round_number: int, seed: int, use_tracemalloc: bool, timeout: float) -> dict:
-    cmd = [sys.executable, __file__, "--one", str(players), str(round_number), "--seed", str(seed)]
+def spawn(players: int, round_number: int, seed: int, use_tracemalloc: bool, timeout: float,
+          system: str = "dubov") -> dict:
+    cmd = [sys.executable, __file__, "--one", str(players), str(round_number), "--seed", str(seed),
+           "--system", system]
     if use_tracemalloc:
         cmd.append("--tracemalloc")
     try:
@@ -131,10 +135,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tracemalloc", action="store_true", help="also measure Python allocations (slower)")
     ap.add_argument("--timeout", type=float, default=900, help="seconds per case")
     ap.add_argument("-o", "--output", help="also write the table to this file")
+    ap.add_argument("--system", choices=["dubov", "dutch"], default="dubov", help="the pairing system")
     ap.add_argument("--one", type=int, nargs=2, metavar=("PLAYERS", "ROUND"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:
-        print(json.dumps(run_case(args.one[0], args.one[1], args.seed, args.tracemalloc)))
+        print(json.dumps(run_case(args.one[0], args.one[1], args.seed, args.tracemalloc, args.system)))
         return 0
     for r in args.rounds:
         if not 1 <= r <= DECLARED_ROUNDS:
@@ -144,14 +149,14 @@ def main(argv: list[str] | None = None) -> int:
         cases += [c for c in EXTRA_CASES if c not in cases and c[0] in args.sizes]
     rows = []
     for n, r in cases:
-        row = spawn(n, r, args.seed, args.tracemalloc, args.timeout)
+        row = spawn(n, r, args.seed, args.tracemalloc, args.timeout, args.system)
         rows.append(row)
         shown = row.get("error") or f"{row['wall_s']:.3f} s, peak {row['rss_peak_mb']:.0f} MB"
         print(f"  {n} players, round {r}: {shown}", file=sys.stderr, flush=True)
     rows.sort(key=lambda x: (x["players"], x["round"]))
     cpu = platform.processor() or platform.machine()
     header = (
-        f"Dubov pair_round, generate_fast fields of {DECLARED_ROUNDS} declared rounds, seed {args.seed}; "
+        f"{args.system.capitalize()} pair_round, generate_fast fields of {DECLARED_ROUNDS} declared rounds, seed {args.seed}; "
         f"Python {platform.python_version()}, {os.cpu_count()} CPUs ({cpu}), {time.strftime('%Y-%m-%d')}"
     )
     out = header + "\n\n" + table(rows, args.tracemalloc) + "\n"
