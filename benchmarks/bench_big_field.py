@@ -9,8 +9,11 @@ tournament of ``benchmarks/big_field.py`` (N players, R rounds played, round R+1
 with ``--pending`` boards to go), then for each page, through Django's test Client with
 production settings (``DEBUG`` off, the configured cache):
 
-  first   the first request after a change: a result is entered through the services
-          just before it (as an arbiter does), so nothing computed earlier still holds;
+  cold    the first request of the run (nothing computed yet);
+  first   the first request after a change made through the services just before it
+          (``--change result``: a result of the round in play, as an arbiter enters it;
+          ``--change rating``: a player's rating corrected, which every figure may
+          depend on, so nothing computed earlier holds);
   again   the same request at once (what a cache keeps: the second visitor's wait);
   KB      the size of the body; queries of the first request.
 
@@ -108,36 +111,53 @@ def pages(t, in_play: int) -> list[tuple[str, str, str]]:
     return [("public", n, x) for n, x in public] + [("arbiter", n, x) for n, x in arbiter]
 
 
-def change(t, flip: list[int]):
-    """Enter (or change) one result of the round in play through the services."""
-    from pairing.models import Game, GameResult
+def change(t, flip: list[int], kind: str):
+    """A change through the services, as an arbiter makes it: ``result`` enters (or
+    changes) a result of the round in play; ``rating`` corrects a player's rating by a
+    point (which every standings figure may depend on)."""
+    from pairing.models import Game, GameResult, Player
+    from pairing.services.players import change_player
     from pairing.services.results import record_result
 
-    game = Game.objects.filter(round__tournament=t).order_by("-round__number", "-board").first()
     flip[0] += 1
-    result = [GameResult.WHITE_WINS, GameResult.BLACK_WINS][flip[0] % 2]
-    record_result(game, result, t.owner)
+    if kind == "result":
+        game = Game.objects.filter(round__tournament=t).order_by("-round__number", "-board").first()
+        result = GameResult.BLACK_WINS if game.result == GameResult.WHITE_WINS else GameResult.WHITE_WINS
+        record_result(game, result, t.owner)
+        return
+    p = Player.objects.filter(tournament=t).order_by("-tpn").first()
+    before = p.audit_values()
+
+    def save():
+        p.rating += 1 if flip[0] % 2 else -1
+        p.save()
+        return p
+
+    change_player(t, p, save, t.owner, before, confirmations=2)
+
+
+def timed(client, url: str) -> tuple[float, object]:
+    start = time.perf_counter()
+    response = client.get(url)
+    took = time.perf_counter() - start
+    assert response.status_code == 200, (url, response.status_code)
+    return took, response
 
 
 def measure(client, url: str, before) -> dict:
+    """cold: the first request of the run; first: after a change; again: at once after."""
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
+    cold, _ = timed(client, url)
     before()
     reset_queries()  # the request resets the log when it starts: start the count at 0
     with CaptureQueriesContext(connection) as ctx:
-        start = time.perf_counter()
-        response = client.get(url)
-        first = time.perf_counter() - start
-    queries = len(ctx.captured_queries)  # now: the next request empties the log
-    assert response.status_code == 200, (url, response.status_code)
-    size = len(response.content)
-    start = time.perf_counter()
-    again = client.get(url)
-    second = time.perf_counter() - start
-    assert again.status_code == 200, (url, again.status_code)
-    return {"first_ms": round(first * 1000), "again_ms": round(second * 1000), "kb": round(size / 1024),
-            "queries": queries}
+        first, response = timed(client, url)
+        queries = len(ctx.captured_queries)  # now: the next request empties the log
+    again, _ = timed(client, url)
+    return {"cold_ms": round(cold * 1000), "first_ms": round(first * 1000), "again_ms": round(again * 1000),
+            "kb": round(len(response.content) / 1024), "queries": queries}
 
 
 def main() -> None:
@@ -148,6 +168,9 @@ def main() -> None:
     parser.add_argument("--played", type=int, default=9, help="complete rounds; the next one is in play")
     parser.add_argument("--pending", type=int, default=50)
     parser.add_argument("--only", choices=["public", "arbiter"], help="only these pages")
+    parser.add_argument("--change", choices=["result", "rating"], default="result",
+                        help="the change before each page: a result of the round in play (default), or a "
+                             "player's rating")
     parser.add_argument("--keep", action="store_true", help="keep the PostgreSQL database (its name is printed)")
     parser.add_argument("--reuse", help="a PostgreSQL database kept by --keep: skip the building")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -189,19 +212,21 @@ def run(args) -> None:
     arbiter.force_login(t.owner)
     flip = [0]
     rows = []
-    print(f"| who | page ({t.player_set.count():,} players, round {in_play} in play) | first after a change | again "
-          "| KB | queries |")
-    print("|---|---|---:|---:|---:|---:|")
+    print(f"| who | page ({t.player_set.count():,} players, round {in_play} in play) | cold "
+          f"| first after a {args.change} | again | KB | queries |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     for who, name, url in pages(t, in_play):
         if args.only and who != args.only:
             continue
         client = anonymous if who == "public" else arbiter
-        row = {"who": who, "page": name, "url": url, **measure(client, url, lambda: change(t, flip))}
+        row = {"who": who, "page": name, "url": url, **measure(client, url, lambda: change(t, flip, args.change))}
         rows.append(row)
-        print(f"| {who} | {name} | {row['first_ms']} ms | {row['again_ms']} ms | {row['kb']:,} | {row['queries']} |",
-              flush=True)
+        print(f"| {who} | {name} | {row['cold_ms']} ms | {row['first_ms']} ms | {row['again_ms']} ms "
+              f"| {row['kb']:,} | {row['queries']} |", flush=True)
     if args.json:
-        args.json.write_text(json.dumps({"players": args.players, "played": args.played, "rows": rows}, indent=2))
+        args.json.write_text(json.dumps({"players": args.players, "played": args.played, "change": args.change,
+                                         "load_average": os.getloadavg(), "rows": rows}, indent=2))
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.utils.translation import gettext
 
@@ -50,17 +51,39 @@ def aro_rounds(t: Tournament) -> list[int]:
     return list(range(1, upto + 1))
 
 
-def aro_list(t: Tournament, number: int | None = None) -> tuple[int, list[AroGroup]]:
-    """Dubov 9: per scoregroup, White seekers by ARO (then TPN), Black seekers by rating
-    (then TPN), with the figures the engine pairs with.  ``number``: the list published
-    before that round (one of :func:`aro_rounds`); default the round in play, else the
-    next round to pair."""
+class AroLine(NamedTuple):
+    """One player of the ARO list, by id (what the cache keeps; :func:`aro_groups` gives
+    the players back)."""
+
+    player_id: int
+    score: Decimal
+    aro: int
+    preference: str
+    upfloats: int
+    upfloated_previous: bool
+    max_upfloater: bool
+    absent: bool
+    white: bool  # a White seeker
+
+
+def aro_lines(t: Tournament, number: int | None = None) -> tuple[int, tuple[AroLine, ...]]:
+    """Dubov 9: every player of the ARO list published before round ``number`` (one of
+    :func:`aro_rounds`; default the round in play, else the next round to pair), in the
+    list's order: scoregroups from the highest, in each the White seekers by ARO (then
+    TPN), then the Black seekers by rating (then TPN).  Computed once and shared until
+    something before round ``number`` changes (:func:`pairing.computed.through_round`)."""
+    from ..computed import through_round
+
     if number is None:
         number = aro_rounds(t)[-1]
+    return number, through_round(t, "aro-list", number - 1, lambda: _aro_lines(t, number))
+
+
+def _aro_lines(t: Tournament, number: int) -> tuple[AroLine, ...]:
     snapshot = build_snapshot(t, number)
     states = engine.player_states(snapshot)
-    players = {p.pk: p for p in t.player_set.all()}
-    groups: dict[Decimal, AroGroup] = {}
+    players = {p.id: p for p in snapshot.players}
+    lines = []
     for pid, st in states.items():
         pref = st.preference
         letter = "W" if pref.colour is Colour.WHITE else "B"
@@ -69,30 +92,52 @@ def aro_list(t: Tournament, number: int | None = None) -> tuple[int, list[AroGro
             engine.PreferenceStrength.STRONG: letter.lower(),
             engine.PreferenceStrength.MILD: f"({letter.lower()})",
         }[pref.strength]
-        row = AroRow(
-            player=players[pid],
-            score=st.score,
-            aro=st.aro,
-            preference=shown,
-            upfloats=st.upfloats,
-            upfloated_previous=st.upfloated_previous,
-            max_upfloater=st.max_upfloater,
-            absent=pid in snapshot.absent,
-        )
-        group = groups.setdefault(st.score, AroGroup(st.score, [], []))
-        (group.white_seekers if pref.colour is Colour.WHITE else group.black_seekers).append(row)
-    for g in groups.values():
-        g.white_seekers.sort(key=lambda r: (r.aro, r.player.tpn))
-        g.black_seekers.sort(key=lambda r: (-r.player.rating, r.player.tpn))
-    return number, [groups[s] for s in sorted(groups, reverse=True)]
+        lines.append(AroLine(pid, st.score, st.aro, shown, st.upfloats, st.upfloated_previous, st.max_upfloater,
+                             pid in snapshot.absent, pref.colour is Colour.WHITE))
+
+    def order(line: AroLine):
+        p = players[line.player_id]
+        within = (line.aro, p.tpn) if line.white else (-p.rating, p.tpn)
+        return (-line.score, not line.white, *within)
+
+    return tuple(sorted(lines, key=order))
+
+
+def aro_groups(t: Tournament, lines) -> list[AroGroup]:
+    """``lines`` (some of :func:`aro_lines`, in its order) as scoregroups of rows with
+    their players: the groups a page of the list shows."""
+    players = Player.objects.in_bulk([line.player_id for line in lines])
+    groups: dict[Decimal, AroGroup] = {}
+    for line in lines:
+        row = AroRow(players[line.player_id], line.score, line.aro, line.preference, line.upfloats,
+                     line.upfloated_previous, line.max_upfloater, line.absent)
+        group = groups.setdefault(line.score, AroGroup(line.score, [], []))
+        (group.white_seekers if line.white else group.black_seekers).append(row)
+    return list(groups.values())
+
+
+def aro_list(t: Tournament, number: int | None = None) -> tuple[int, list[AroGroup]]:
+    """Dubov 9: per scoregroup, White seekers by ARO (then TPN), Black seekers by rating
+    (then TPN), with the figures the engine pairs with.  ``number``: the list published
+    before that round (one of :func:`aro_rounds`); default the round in play, else the
+    next round to pair."""
+    number, lines = aro_lines(t, number)
+    return number, aro_groups(t, lines)
 
 
 def aro_spread(t: Tournament) -> list:
-    """Per complete round, per scoregroup: the range of AROs (see :mod:`pairing.reports.aro_chart`)."""
+    """Per complete round, per scoregroup: the range of AROs (see :mod:`pairing.reports.aro_chart`).
+    Computed once and shared until a complete round changes."""
+    from ..computed import through_round
+
+    done = complete_rounds(t)
+    return through_round(t, "aro-spread", done, lambda: _aro_spread(t, done))
+
+
+def _aro_spread(t: Tournament, done: int) -> list:
     from . import aro_chart
 
     players = list(t.player_set.all())
-    hist = histories(t, complete_rounds(t), players)
+    hist = histories(t, done, players)
     figures = aro_chart.running_figures(hist, {p.pk: p.rating for p in players}, point_system(t))
     return aro_chart.spread_by_scoregroup(figures)
-

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_lazy as _
 
 from ..engine import Colour, Result, RoundEntry
-from ..models import Bye, ByeKind, Tournament
+from ..models import Bye, ByeKind, Player, Tournament
 from .standings import StandingRow, standings_table
 
 CELL_RESULT = {
@@ -45,15 +45,36 @@ def crosstable(t: Tournament, rounds: int | None = None) -> tuple[list[str], lis
     return table.labels, out, table.rounds
 
 
-def requested_zero_byes(t: Tournament, rounds: int) -> set[tuple[int, int]]:
-    """(player pk, round) of the zero-point byes players asked for: the histories give
-    those and the rounds a player was not in the tournament (late entry, withdrawal) the
-    same entry, ``Z``; the crosstable and the card tell them apart."""
-    return set(
-        Bye.objects.filter(tournament=t, kind=ByeKind.ZERO, round_number__lte=rounds).values_list(
-            "player_id", "round_number"
+def crosstable_lines(t: Tournament, table, shown) -> list[CrossRow]:
+    """The crosstable's lines for ``shown`` (some lines of ``table``, a
+    :class:`~pairing.reports.standings.Ranked`, ranked players then expelled ones): the
+    cells of these players only, their opponents named by their line in the whole table.
+    A page of 200 lines of a 9,999-player field reads the games of those 200 players."""
+    from ..services.snapshot import histories
+
+    players = Player.objects.in_bulk([r.player_id for r in shown])
+    hist = histories(t, table.rounds, list(players.values()))
+    line = table.lines()
+    zero = requested_zero_byes(t, table.rounds, list(players))
+    standing = table.standing_rows(shown, players)
+    return [
+        CrossRow(
+            line[r.player.pk], r,
+            tuple("Z" if (r.player.pk, k) in zero else _cell(e, line) for k, e in enumerate(hist[r.player.pk], start=1)),
         )
-    )
+        for r in standing
+    ]
+
+
+def requested_zero_byes(t: Tournament, rounds: int, player_ids: list[int] | None = None) -> set[tuple[int, int]]:
+    """(player pk, round) of the zero-point byes players asked for (of ``player_ids``
+    only, when given): the histories give those and the rounds a player was not in the
+    tournament (late entry, withdrawal) the same entry, ``Z``; the crosstable and the
+    card tell them apart."""
+    byes = Bye.objects.filter(tournament=t, kind=ByeKind.ZERO, round_number__lte=rounds)
+    if player_ids is not None:
+        byes = byes.filter(player_id__in=player_ids)
+    return set(byes.values_list("player_id", "round_number"))
 
 
 def _cell(e: RoundEntry, line: dict[int, int]) -> str:

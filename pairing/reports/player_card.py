@@ -14,7 +14,7 @@ from ..models import SIDES, Bye, ByeKind, Game, Player, RoundStatus, Tournament
 from ..services.snapshot import point_system
 from . import rating_change
 from .crosstable import CELL_RESULT, requested_zero_byes
-from .standings import standings_table
+from .standings import ranked
 
 _SIDE_RESULT = {**CELL_RESULT, Result.FORFEIT_LOSS: "−"}
 
@@ -61,15 +61,15 @@ def player_card(t: Tournament, player: Player) -> PlayerCard:
     """Round-by-round history of one player (complete rounds, then the round in play),
     with points, ARO (the engine's), TPR (the tie-break module's) and colours.
 
-    A fixed number of queries whatever the field size: the standings are computed for
-    the rank and TPR from the same histories.
+    A fixed number of queries whatever the field size: the rank and the TPR come from
+    the standings every page shares (:func:`~pairing.reports.standings.ranked`), the
+    rest from this player's games and his opponents.
     """
-    from .. import tiebreaks as tb
+    from ..services.snapshot import histories
 
-    table = standings_table(t)
-    by_pk = {p.pk: p for p in table.players}
+    table = ranked(t)
+    hist = histories(t, table.rounds, [player])[player.pk]
     ps = point_system(t)
-    hist = table.hist[player.pk]
     boards = {
         g["round__number"]: g
         for g in Game.objects.filter(round__tournament=t)
@@ -77,7 +77,11 @@ def player_card(t: Tournament, player: Player) -> PlayerCard:
         .exclude(round__status=RoundStatus.DRAFT)
         .values("round__number", "board", "white_id", "black_id", "result")
     }
-    zero = {k for pk, k in requested_zero_byes(t, table.rounds) if pk == player.pk}
+    met = {e.opponent for e in hist} | {g["white_id"] for g in boards.values()} | {g["black_id"] for g in boards.values()}
+    by_pk = Player.objects.only("name", "title", "tpn", "tournament_id", *rating_change.RATING_FIELDS).in_bulk(
+        met - {None, player.pk}
+    )
+    zero = {k for pk, k in requested_zero_byes(t, table.rounds, [player.pk]) if pk == player.pk}
     rows: list[CardRound] = []
     running = Decimal(0)
     for k, e in enumerate(hist, start=1):
@@ -122,19 +126,18 @@ def player_card(t: Tournament, player: Player) -> PlayerCard:
             rows.append(CardRound(in_play.number, None, "", None, text, None, None))
     me = engine.Player(id=player.pk, tpn=player.tpn or 0, rating=player.rating, name=player.name, history=tuple(hist))
     colours = engine.played_colours(me.history)
-    tpr = tb.compute(table.data, (tb.TieBreak.TPR,))[player.pk][0]
-    rank = next((r.rank for r in table.rows if r.player.pk == player.pk), None)
+    rank = next((r.rank for r in table.rows if r.player_id == player.pk), None)
     return PlayerCard(
         player=player,
         rounds=table.rounds,
         rank=rank,
         points=running,
-        aro=engine.aro(me, {p.pk: p.rating for p in table.players}),
-        tpr=int(tpr),
+        aro=engine.aro(me, {pk: p.rating for pk, p in by_pk.items()}),
+        tpr=table.tpr.get(player.pk, 0),
         games_played=len(colours),
         colours="".join("W" if c is Colour.WHITE else "B" for c in colours),
         colour_difference=engine.colour_difference(me.history),
         rows=rows,
-        rating_change=rating_change.changes(table.players, table.hist)[player.pk],
+        rating_change=rating_change.changes([player], {player.pk: hist}, by_pk)[player.pk],
     )
 

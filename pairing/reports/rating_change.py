@@ -9,10 +9,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from typing import NamedTuple
 
 from ..engine import Result
 from ..models import Player
 from ..tiebreak_data import expected_hundredths
+
+RATING_FIELDS = ("rating", "rating_provisional", "fide_rating", "national_rating", "k_factor")
+
+
+class _Rated(NamedTuple):
+    """An opponent as far as the rating change needs him (no model instance: a page of
+    the standings meets thousands)."""
+
+    pk: int
+    rating: int
+    rating_provisional: bool
+    fide_rating: int | None
+    national_rating: int | None
+    k_factor: int | None
+
+
+def shown_changes(t, rounds: int, players: dict[int, Player]) -> dict[int, PlayerChange]:
+    """:func:`changes` of ``players`` only (a page of the standings): their games up to
+    ``rounds`` and their opponents' ratings, whatever the field size."""
+    from ..services.snapshot import histories
+
+    hist = histories(t, rounds, list(players.values()))
+    met = {e.opponent for h in hist.values() for e in h if e.opponent is not None} - set(players)
+    opponents = {row[0]: _Rated(*row) for row in Player.objects.filter(pk__in=met).values_list("pk", *RATING_FIELDS)}
+    return changes(list(players.values()), hist, opponents)
+
 
 DEFAULT_K = 20
 CAP = 400
@@ -55,9 +82,10 @@ def expected(rating: int, opponent: int) -> Decimal:
     return Decimal(expected_hundredths(diff)) / 100
 
 
-def changes(players: list[Player], hist: dict) -> dict[int, PlayerChange]:
-    """``{player pk: PlayerChange}`` for the histories of the standings."""
-    by_pk = {p.pk: p for p in players}
+def changes(players: list[Player], hist: dict, opponents: dict[int, Player] | None = None) -> dict[int, PlayerChange]:
+    """``{player pk: PlayerChange}`` for the histories of the standings (``opponents``:
+    their opponents by pk, when ``players`` are not all of them)."""
+    by_pk = {p.pk: p for p in players} if opponents is None else {**opponents, **{p.pk: p for p in players}}
     out = {}
     for p in players:
         mine = official_rating(p)
@@ -76,6 +104,17 @@ def changes(players: list[Player], hist: dict) -> dict[int, PlayerChange]:
                                         (k * (_SCORE[e.result] - we)).quantize(TENTH, ROUND_HALF_UP)))
         out[p.pk] = PlayerChange(mine, k, p.k_factor is None, tuple(games))
     return out
+
+
+def any_rated(players: list[Player], hist: dict) -> bool:
+    """Whether some game of ``hist`` counts for FIDE rating (:func:`changes` would list
+    it), found without working the changes out."""
+    official = {p.pk: official_rating(p) for p in players}
+    return any(
+        official[p.pk] is not None and e.opponent is not None and e.result in _SCORE
+        and official.get(e.opponent) is not None
+        for p in players for e in hist[p.pk]
+    )
 
 
 def average_rating(players: list[Player]) -> int | None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from ..models import Tournament
-from .standings import standings
+from ..models import Player, Tournament
+from .standings import ranked
 
 HEADER = ["Rk", "No", "Title", "Name", "Rtg", "Fed", "Pts"]
 
@@ -29,11 +29,14 @@ def spreadsheet_text(text: str) -> str:
 def standings_csv(t: Tournament, asked: int | None) -> tuple[str, list[list[object]]]:
     """The file name and the rows (header first) of the standings after round ``asked``
     (None: the latest complete round)."""
-    labels, rows, rounds = standings(t, asked)
-    table: list[list[object]] = [[*HEADER, *labels]]
-    for r in rows:
+    done = ranked(t, asked)  # the standings every page shows, computed once
+    players = Player.objects.only("tpn", "title", "name", "rating", "federation").in_bulk(
+        [r.player_id for r in done.rows]
+    )
+    table: list[list[object]] = [[*HEADER, *done.labels]]
+    for r in done.standing_rows(done.rows, players):
         p = r.player
         table.append([
             r.rank, p.tpn, p.title, spreadsheet_text(p.name), p.rating, p.federation, r.points, *r.tiebreak_values
         ])
-    return f"{t.slug}-standings-round-{rounds}.csv", table
+    return f"{t.slug}-standings-round-{done.rounds}.csv", table

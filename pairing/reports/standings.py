@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from typing import NamedTuple
 
 from django.utils.translation import gettext
 
@@ -88,6 +89,76 @@ def complete_rounds(t: Tournament) -> int:
     return done.number if done else 0
 
 
+class RankRow(NamedTuple):
+    """One line of :class:`Ranked`: the player by id, with his figures."""
+
+    player_id: int
+    rank: int
+    points: Decimal
+    tiebreaks: tuple
+    no_value: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """The standings after ``rounds`` as the pages need them, by player id: small enough
+    to keep in the shared cache (9,999 players: about 1 MB) and computed once for every
+    page, CSV and card that shows them (:func:`ranked`).  Each page fetches the players
+    of the lines it shows."""
+
+    rounds: int
+    labels: tuple[str, ...]
+    rows: tuple[RankRow, ...]
+    expelled: tuple[RankRow, ...]  # out of the standings, at the foot of the crosstable
+    places: tuple[int, ...]
+    dropped: tuple[str, ...]
+    tpr: dict[int, int]  # every player's TPR (C.07 10.2), for the cards
+    average_rating: int | None
+    rated: bool  # some game counts for FIDE rating (the Rtg ± column)
+
+    def lines(self) -> dict[int, int]:
+        """Player id -> line number in the crosstable (ranked players, then expelled)."""
+        return {r.player_id: i for i, r in enumerate((*self.rows, *self.expelled), start=1)}
+
+    def standing_rows(self, rows, players: dict) -> list[StandingRow]:
+        """``rows`` (some of :attr:`rows`) as :class:`StandingRow` with their players."""
+        return [StandingRow(r.rank, players[r.player_id], r.points, r.tiebreaks, r.no_value, self.places) for r in rows]
+
+
+def ranked(t: Tournament, rounds: int | None = None, order_ties: bool = True) -> Ranked:
+    """:func:`standings_table` after ``rounds`` (default: the last complete round) as
+    :class:`Ranked`, computed once and shared by every request until something it
+    depends on changes (:func:`pairing.computed.through_round`: results entered in a
+    later round change nothing here)."""
+    from ..computed import through_round
+
+    done = complete_rounds(t)
+    rounds = done if rounds is None else max(0, min(rounds, done))
+    return through_round(t, f"ranked-{int(order_ties)}", rounds, lambda: _ranked(t, rounds, order_ties))
+
+
+def _ranked(t: Tournament, rounds: int, order_ties: bool) -> Ranked:
+    from .. import tiebreaks as tb
+    from . import rating_change
+
+    table = standings_table(t, rounds, order_ties, extra=(tb.TieBreak.TPR,))
+
+    def compact(r: StandingRow) -> RankRow:
+        return RankRow(r.player.pk, r.rank, r.points, tuple(r.tiebreaks), tuple(r.no_value))
+
+    return Ranked(
+        rounds=table.rounds,
+        labels=tuple(table.labels),
+        rows=tuple(compact(r) for r in table.rows),
+        expelled=tuple(compact(r) for r in table.expelled),
+        places=table.rows[0].places if table.rows else (),
+        dropped=tuple(table.dropped),
+        tpr={pk: int(v[0]) for pk, v in table.extra.items()},
+        average_rating=rating_change.average_rating(table.players),
+        rated=rating_change.any_rated(table.players, table.hist),
+    )
+
+
 @dataclass(frozen=True)
 class _Table:
     labels: list[str]
@@ -100,6 +171,8 @@ class _Table:
     expelled: list[StandingRow] = ()
     # rating-based tie-breaks left out: unrated players present, no rule for them (C.07 10)
     dropped: list[str] = ()
+    # player id -> the values of the ``extra`` tie-breaks asked for
+    extra: dict = None
 
 
 def tiebreak_input(t: Tournament, players: list[Player], hist: dict, rounds: int):
@@ -151,11 +224,12 @@ def tie_key(t: Tournament, players: list[Player]):
     return lambda pk: (pk not in hand, hand.get(pk, 0), lots.get(pk, 0))
 
 
-def standings_table(t: Tournament, rounds: int | None = None, order_ties: bool = True) -> _Table:
+def standings_table(t: Tournament, rounds: int | None = None, order_ties: bool = True, extra=()) -> _Table:
     """Standings after ``rounds`` complete rounds (default: the last complete one),
     with the histories they were computed from.  A fixed number of queries.
     ``order_ties``: players tied on everything are ordered by the chief arbiter's order
-    and the drawing of lots (when the tournament has them); False: they share."""
+    and the drawing of lots (when the tournament has them); False: they share.
+    ``extra``: tie-breaks computed beside (each player's values in ``extra`` of the table)."""
     from .. import tiebreaks as tb
 
     done = complete_rounds(t)
@@ -174,10 +248,10 @@ def standings_table(t: Tournament, rounds: int | None = None, order_ties: bool =
     order, dropped = tb.applicable(data, order)
     by_pk = {p.pk: p for p in players}
     try:
-        rows = tb.standings(data, order)
+        rows, extra_values = tb.standings_with(data, order, extra)
     except Exception:  # noqa: BLE001 - a tie-break bug must not take the page down
         order = ()
-        rows = tb.standings(data, order)
+        rows, extra_values = tb.standings_with(data, order, extra)
     # expelled players' games count for everyone above; they have no place themselves
     expelled = {p.pk for p in players if p.expelled} | annulled
     gone = [r for r in rows if r.id in expelled]
@@ -198,7 +272,7 @@ def standings_table(t: Tournament, rounds: int | None = None, order_ties: bool =
 
     return _Table(
         [o.label for o in order], [row(r, r.rank) for r in rows], rounds, players, hist, data,
-        [row(r, 0) for r in gone], [o.label for o in dropped],
+        [row(r, 0) for r in gone], [o.label for o in dropped], extra_values,
     )
 
 

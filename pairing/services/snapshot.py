@@ -31,18 +31,24 @@ def point_system(t: Tournament) -> PointSystem:
     )
 
 
+# Each stored result as the two sides' entries' results, and each kind of bye as its
+# entry (immutable, shared): looked up once, not per game.
+_SIDE_RESULTS = {code: (Result(w), Result(b)) for code, (w, b) in SIDES.items()}
+_BYE_ENTRIES = {kind: RoundEntry(None, None, Result(kind)) for kind in ByeKind.values}
+
+
 def histories(t: Tournament, up_to: int, players: list[Player] | None = None) -> dict[int, list[RoundEntry]]:
     """Round-by-round entries for rounds 1..up_to of every player (by pk), or of
     ``players`` only when given (their opponents appear as ids).
 
     A round with neither a game nor a bye (late entry, withdrawn, not paired) is ``Z``.
-    Drafts are ignored.  A game still without a result raises ValueError.
+    Drafts are ignored.  A game still without a result raises ValueError.  Two queries
+    and one pass over the games (a 9,999-player, 40-round field: 200,000 games).
     """
     subset = players is not None
-    players = players if players is not None else list(t.player_set.all())
-    ids = [p.pk for p in players]
-    zero = RoundEntry(None, None, Result.ZERO_BYE)
-    hist: dict[int, list[RoundEntry]] = {p.pk: [zero] * up_to for p in players}
+    ids = [p.pk for p in players] if subset else list(t.player_set.values_list("pk", flat=True))
+    zero = _BYE_ENTRIES[ByeKind.ZERO]
+    hist: dict[int, list[RoundEntry]] = {pk: [zero] * up_to for pk in ids}
     games = Game.objects.filter(round__tournament=t, round__number__lte=up_to).exclude(
         round__status=RoundStatus.DRAFT
     )
@@ -50,21 +56,20 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
     if subset:
         games = games.filter(Q(white_id__in=ids) | Q(black_id__in=ids))
         byes = byes.filter(player_id__in=ids)
-    for g in games.values("round__number", "board", "white_id", "black_id", "result"):
-        sides = SIDES.get(g["result"])
+    white, black, sides_of = Colour.WHITE, Colour.BLACK, _SIDE_RESULTS
+    for number, board, w, b, result in games.values_list("round__number", "board", "white_id", "black_id", "result"):
+        sides = sides_of.get(result)
         if sides is None:
-            raise ValueError(f"round {g['round__number']} board {g['board']} has no result yet")
-        k = g["round__number"] - 1
-        w, b = g["white_id"], g["black_id"]
+            raise ValueError(f"round {number} board {board} has no result yet")
         if w in hist:
-            hist[w][k] = RoundEntry(b, Colour.WHITE, Result(sides[0]))
+            hist[w][number - 1] = RoundEntry(b, white, sides[0])
         if b in hist:
-            hist[b][k] = RoundEntry(w, Colour.BLACK, Result(sides[1]))
+            hist[b][number - 1] = RoundEntry(w, black, sides[1])
     published = set(t.published_rounds().values_list("number", flat=True))
-    for bye in byes.values("player_id", "round_number", "kind"):
-        if bye["kind"] == ByeKind.PAIRING and bye["round_number"] not in published:
+    for player_id, number, kind in byes.values_list("player_id", "round_number", "kind"):
+        if kind == ByeKind.PAIRING and number not in published:
             continue  # the PAB of a draft
-        hist[bye["player_id"]][bye["round_number"] - 1] = RoundEntry(None, None, Result(bye["kind"]))
+        hist[player_id][number - 1] = _BYE_ENTRIES[kind]
     return hist
 
 

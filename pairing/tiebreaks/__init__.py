@@ -53,7 +53,7 @@ from .definitions import (
     Value,
     parse_order,
 )
-from .ranking import applicable, break_ties, compute, standings, without
+from .ranking import applicable, break_ties, compute, standings, standings_with, without
 
 __all__ = [
     "RULES_2023",
@@ -70,5 +70,6 @@ __all__ = [
     "compute",
     "parse_order",
     "standings",
+    "standings_with",
     "without",
 ]

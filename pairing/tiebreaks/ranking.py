@@ -95,7 +95,23 @@ def standings(t: TBTournament, order: Sequence[TieBreak]) -> list[StandingRow]:
 
     Players equal on points and every tie-break share a rank (1, 2, 2, 4 ...).
     """
+    return standings_with(t, order, ())[0]
+
+
+def standings_with(
+    t: TBTournament, order: Sequence[TieBreak], extra: Sequence[TieBreak]
+) -> tuple[list[StandingRow], dict[int, tuple[Value, ...]]]:
+    """:func:`standings`, and each player's values of the ``extra`` tie-breaks (which do
+    not order anyone) from the same pass over the histories: what a player's card shows
+    beside the rank (its TPR) without a second pass."""
     ctx, columns = _columns(t, order)
+    more = [ctx.column(tb) for tb in extra]
+    values = {p.id: tuple(col[i] for col in more) for i, p in enumerate(t.players)}
+    return _ranked(ctx, columns, order), values
+
+
+def _ranked(ctx: _Context, columns: list[list[Value]], order: Sequence[TieBreak]) -> list[StandingRow]:
+    t = ctx.t
     rows = []
     for i, p in enumerate(t.players):
         rows.append((ctx.face[i], tuple(col[i] for col in columns), p))

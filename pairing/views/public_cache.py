@@ -29,7 +29,7 @@ What a visitor's browser and the proxy get:
   revision is the same the answer is ``204 No Content`` (htmx leaves the page alone), so
   a poll costs one indexed read of the tournament's row;
 * after a change, the first request computes the page and the others wait for it
-  (:func:`_computed`: a lock in the cache, ``cache.add``) instead of computing it too.
+  (:func:`pairing.computed.once`: a lock in the cache) instead of computing it too.
 
 ``X-Cache`` says which of these answered (hit, miss, wait, not-modified, unchanged,
 private), for the load test and for whoever reads the logs.
@@ -38,18 +38,16 @@ private), for the load test and for whoever reads the logs.
 from __future__ import annotations
 
 import hashlib
-import secrets
 import time
 from collections.abc import Callable, Iterable
 from email.utils import formatdate, parsedate_to_datetime
-from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified, QueryDict
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 
+from ..computed import once, tournament_key
 from ..context_processors import DENSITY_COOKIE
 from ..models import Tournament
 
@@ -58,9 +56,6 @@ _KEPT_HEADERS = ("Content-Type", "Content-Disposition", "Content-Language")
 # Statuses worth keeping: the page, and the page that tells htmx to stop polling.
 _KEPT_STATUSES = (200, 286)
 VARY = ("Cookie", "Accept-Language", "HX-Request")
-# How long one request may compute a page while the others wait for it (seconds).
-LOCK_SECONDS = 60
-WAIT_SECONDS = 30
 
 
 def shareable(request: HttpRequest) -> bool:
@@ -98,13 +93,9 @@ def public_page(
     etag = f'W/"{hashlib.blake2b(key.encode(), digest_size=12).hexdigest()}"'
     if etag in _etags(request.META.get("HTTP_IF_NONE_MATCH", "")):
         return _headers(HttpResponseNotModified(), share, "not-modified", etag)
-    entry = cache.get(key)
-    state = "hit"
-    if entry is None:
-        entry, response = _computed(key, build)
-        if entry is None:  # an answer that is not kept (404, redirect): as it is
-            return _headers(response, share, "miss")
-        state = "miss" if response is not None else "wait"
+    entry, state = once(key, lambda: _entry(build()), keep=lambda value: isinstance(value, dict))
+    if not isinstance(entry, dict):  # an answer that is not kept (404, redirect): as it is
+        return _headers(entry, share, "miss")
     if "HTTP_IF_NONE_MATCH" not in request.META and _not_modified_since(request, entry["at"]):
         return _headers(HttpResponseNotModified(), share, "not-modified", etag, entry["at"])
     response = HttpResponse(entry["content"], status=entry["status"])
@@ -140,45 +131,20 @@ def _key(request: HttpRequest, t: Tournament) -> str:
         "htmx" if getattr(request, "htmx", False) else "",
     ])
     digest = hashlib.blake2b(variant.encode(), digest_size=16).hexdigest()
-    created = int(t.created.timestamp() * 1_000_000) if t.created else 0
-    return f"page:{t.pk}.{created}.{t.revision}:{code_fingerprint()}:{digest}"
+    return tournament_key(t, "page", t.revision, digest)
 
 
-def _computed(key: str, build: Callable[[], HttpResponse]) -> tuple[dict | None, HttpResponse | None]:
-    """(entry, response): computed here (response set), or by another request this one
-    waited for (response None).  Dogpile protection: the first request after a change
-    takes a lock in the cache (``add`` is atomic on every backend Django ships but the
-    file cache) and computes; the others poll the cache until the page is there, or the
-    lock is gone without it (the computing request failed), or WAIT_SECONDS passed, and
-    then compute it themselves."""
-    lock = f"{key}:lock"
-    token = secrets.token_hex(8)
-    if not cache.add(lock, token, LOCK_SECONDS):
-        waited_until = time.monotonic() + WAIT_SECONDS
-        pause = 0.02
-        while time.monotonic() < waited_until:
-            time.sleep(pause)
-            pause = min(pause * 1.5, 0.2)
-            entry = cache.get(key)
-            if entry is not None:
-                return entry, None
-            if cache.get(lock) is None:
-                break
-    try:
-        response = build()
-        if response.status_code not in _KEPT_STATUSES or response.streaming:
-            return None, response
-        entry = {
-            "status": response.status_code,
-            "content": response.content,
-            "headers": {h: response[h] for h in _KEPT_HEADERS if h in response},
-            "at": int(time.time()),
-        }
-        cache.set(key, entry)
-        return entry, response
-    finally:
-        if cache.get(lock) == token:
-            cache.delete(lock)
+def _entry(response: HttpResponse) -> dict | HttpResponse:
+    """What the cache keeps of a page: its status, body and headers; the response itself
+    when it is not kept (an error, a redirect, a stream)."""
+    if response.status_code not in _KEPT_STATUSES or response.streaming:
+        return response
+    return {
+        "status": response.status_code,
+        "content": response.content,
+        "headers": {h: response[h] for h in _KEPT_HEADERS if h in response},
+        "at": int(time.time()),
+    }
 
 
 def _headers(response: HttpResponse, share: bool, state: str, etag: str = "", at: int | None = None) -> HttpResponse:
@@ -212,20 +178,3 @@ def _not_modified_since(request: HttpRequest, at: int) -> bool:
         return int(parsedate_to_datetime(raw).timestamp()) >= at
     except (TypeError, ValueError, OverflowError):
         return False
-
-
-_FINGERPRINT: list[str] = []
-
-
-def code_fingerprint() -> str:
-    """A digest of the templates, the app's code and the compiled translations, the
-    same on every machine running the same release: a new release gets new keys."""
-    if not _FINGERPRINT:
-        root = Path(settings.BASE_DIR)
-        digest = hashlib.blake2b(digest_size=6)
-        for folder, pattern in (("templates", "*.html"), ("pairing", "*.py"), ("locale", "*.mo")):
-            for path in sorted((root / folder).rglob(pattern)):
-                digest.update(str(path.relative_to(root)).encode())
-                digest.update(path.read_bytes())
-        _FINGERPRINT.append(digest.hexdigest())
-    return _FINGERPRINT[0]

@@ -12,9 +12,8 @@ from django.views.decorators.http import require_GET
 from ..access import get_tournament_for_arbiter, get_tournament_for_viewer
 from ..models import Player, RoundStatus
 from ..reports import aro_chart, rating_change, spreadsheet
-from ..reports.aro import aro_list as aro_groups
-from ..reports.aro import aro_rounds, aro_spread
-from ..reports.crosstable import crosstable as crosstable_rows
+from ..reports.aro import aro_groups, aro_lines, aro_rounds, aro_spread
+from ..reports.crosstable import crosstable_lines
 from ..reports.crosstable import square as square_crosstable
 from ..reports.player_card import player_card as card_of
 from ..reports.standings import (
@@ -22,11 +21,12 @@ from ..reports.standings import (
     complete_rounds,
     long_event_advice,
     open_adjourned,
-    standings_table,
+    ranked,
 )
 from ..reports.tiebreak_legend import describe
 from ..services.interchange import export_trf, export_trf16
 from ..tiebreaks import parse_order
+from .paging import page_holding, page_of
 from .public_cache import poll_url, public_page
 
 
@@ -67,50 +67,83 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """Points, then the tournament's tie-breaks (FIDE C.07), after the last complete
     round or after ``?round=N`` (any complete round)."""
     t = get_tournament_for_viewer(request, slug)
-    return public_page(request, t, lambda: _standings(request, t), params=("round",))
+    return public_page(request, t, lambda: _standings(request, t), params=("round", "page", "find"))
 
 
 def _standings(request: HttpRequest, t) -> HttpResponse:
     done = complete_rounds(t)
     asked = _round_asked(request, list(range(1, done + 1)))
-    table = standings_table(t, asked)  # once: the rows and the rating changes come from it
-    labels, rows, rounds = table.labels, table.rows, table.rounds
+    table = ranked(t, asked)  # computed once for every page, the CSV and the cards
+    found = _found(request, t, table.rows)
+    if found is not None:
+        return found
+    page = page_of(request, table.rows)
+    players = Player.objects.in_bulk([r.player_id for r in page.items])
+    rows = table.standing_rows(page.items, players)
     try:
         legend = [(tb.label, describe(tb)) for tb in parse_order(t.tiebreaks)]
     except ValueError:
         legend = []
-    changes = rating_change.changes(table.players, table.hist)
-    average = rating_change.average_rating(table.players)
-    rated = any(c.games for c in changes.values())
+    changes = rating_change.shown_changes(t, table.rounds, players) if table.rated else {}
     return _render_live(
         request,
         "pairing/standings.html",
-        {"t": t, "labels": labels, "rows": rows, "rounds": rounds, "legend": legend,
-         "changes": [changes.get(r.player.pk) for r in rows], "average_rating": average, "rated": rated,
+        {"t": t, "labels": table.labels, "rows": rows, "rounds": table.rounds, "legend": legend, "page": page,
+         "changes": [changes.get(r.player.pk) for r in rows], "average_rating": table.average_rating,
+         "rated": table.rated,
          "round_choices": range(1, done + 1), "asked": asked, "polling": _polling(t, asked),
          "poll_url": poll_url(request, t),
-         "is_arbiter": t.is_arbiter(request.user), "adjourned": adjourned_text(open_adjourned(t, rounds)),
+         "is_arbiter": t.is_arbiter(request.user), "adjourned": adjourned_text(open_adjourned(t, table.rounds)),
          "dropped": table.dropped, "rules": t.effective_tiebreak_rules(),
          "long_event_advice": long_event_advice(t)},
     )
+
+
+def _found(request: HttpRequest, t, lines) -> HttpResponse | None:
+    """``?find=<name or No>``: to the page of the first line (of ``lines``, which have a
+    ``player_id``) whose player has that pairing number or a name containing the text;
+    back to the first page with a message when none has.  None without ``find``."""
+    if "find" not in request.GET:
+        return None
+    text = request.GET.get("find", "").strip()[:60]
+    query = request.GET.copy()
+    query.pop("find")
+    query.pop("page", None)
+    wanted = t.player_set.filter(tpn=int(text)) if text.isascii() and text.isdigit() else \
+        t.player_set.filter(name__icontains=text)
+    ids = set(wanted.values_list("pk", flat=True)[:1000]) if text else set()
+    index = next((i for i, line in enumerate(lines) if line.player_id in ids), None)
+    if index is None:
+        messages.info(request, _("No player found for “%(text)s”.") % {"text": text})
+        return redirect(f"{request.path}?{query.urlencode()}")
+    query["page"] = str(page_holding(index))
+    tpn = Player.objects.filter(pk=lines[index].player_id).values_list("tpn", flat=True).first()
+    return redirect(f"{request.path}?{query.urlencode()}#p-{tpn}")
 
 
 @require_GET
 def crosstable(request: HttpRequest, slug: str) -> HttpResponse:
     """The crosstable after the last complete round, or after ``?round=N``."""
     t = get_tournament_for_viewer(request, slug)
-    return public_page(request, t, lambda: _crosstable(request, t), params=("round",))
+    return public_page(request, t, lambda: _crosstable(request, t), params=("round", "page", "find"))
 
 
 def _crosstable(request: HttpRequest, t) -> HttpResponse:
     done = complete_rounds(t)
     asked = _round_asked(request, list(range(1, done + 1)))
-    labels, rows, rounds = crosstable_rows(t, asked)
+    table = ranked(t, asked)
+    listed = (*table.rows, *table.expelled)  # expelled players at the foot, without a rank
+    found = _found(request, t, listed)
+    if found is not None:
+        return found
+    page = page_of(request, listed)
+    rows = crosstable_lines(t, table, page.items)
     square_rows = square_crosstable(t, asked)[1] if t.round_robin else None
     return _render_live(
         request,
         "pairing/crosstable.html",
-        {"t": t, "labels": labels, "rows": rows, "rounds": rounds, "round_numbers": range(1, rounds + 1),
+        {"t": t, "labels": table.labels, "rows": rows, "rounds": table.rounds, "page": page,
+         "round_numbers": range(1, table.rounds + 1),
          "round_choices": range(1, done + 1), "asked": asked, "polling": _polling(t, asked),
          "poll_url": poll_url(request, t), "is_arbiter": t.is_arbiter(request.user), "square": square_rows},
     )
@@ -137,19 +170,20 @@ def aro_list(request: HttpRequest, slug: str) -> HttpResponse:
     """Dubov 9: the ARO list, per scoregroup, before the next round (or ``?round=N``:
     the list published before round N)."""
     t = get_tournament_for_viewer(request, slug)
-    return public_page(request, t, lambda: _aro_list(request, t), params=("round",))
+    return public_page(request, t, lambda: _aro_list(request, t), params=("round", "page"))
 
 
 def _aro_list(request: HttpRequest, t) -> HttpResponse:
     choices = aro_rounds(t)
     asked = _round_asked(request, choices)
-    number, groups = aro_groups(t, asked)
+    number, lines = aro_lines(t, asked)
+    page = page_of(request, lines)
     spread = aro_spread(t)
     return _render_live(
         request,
         "pairing/aro.html",
-        {"t": t, "number": number, "groups": groups, "round_choices": choices, "polling": _polling(t, asked),
-         "poll_url": poll_url(request, t),
+        {"t": t, "number": number, "groups": aro_groups(t, page.items), "page": page, "round_choices": choices,
+         "polling": _polling(t, asked), "poll_url": poll_url(request, t),
          "spread": spread, "chart": aro_chart.chart(spread), "is_arbiter": t.is_arbiter(request.user)},
     )
 

@@ -13,7 +13,17 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from ..access import get_game, get_round, get_tournament_for_arbiter, get_tournament_for_viewer
 from ..forms import OnePlayerForm, PoolPairForm, SwapForm
-from ..models import COMMON_RESULTS, RESULT_KEYS, Bye, Conflict, GameResult, Round, RoundStatus, stale_form
+from ..models import (
+    COMMON_RESULTS,
+    RESULT_KEYS,
+    Bye,
+    Conflict,
+    GameResult,
+    Player,
+    Round,
+    RoundStatus,
+    stale_form,
+)
 from ..reports.pairing_list import not_paired
 from ..reports.standings import adjourned_text, figure, open_adjourned
 from ..services import acceleration, manual
@@ -33,6 +43,7 @@ from ..services.snapshot import build_snapshot, histories, point_system
 from ..warning_levels import NeedsConfirmation
 from .confirm import ask, confirmable, given
 from .notices import tells_of_a_discarded_draft
+from .paging import page_of
 from .public_cache import poll_url, public_page
 
 
@@ -222,10 +233,15 @@ def _annotate_scores(t, rnd: Round, games: list, players: list | None = None, sn
 
 
 def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dict:
-    games = list(rnd.games())
+    """The round page's context: its boards a page at a time (200 boards of a 5,000-board
+    round; the PAB and the players not paired on the last page), each with the points of
+    its players before the round, read for those players only."""
+    page = page_of(request, rnd.games())
+    games = list(page.items)
+    last_page = page.number == page.pages
     # a draft's arbiter view checks the rules on the same histories the scores come from
     snapshot = build_snapshot(t, rnd.number) if rnd.is_draft and is_arbiter else None
-    _annotate_scores(t, rnd, games, snapshot=snapshot)
+    _annotate_scores(t, rnd, games, [p for g in games for p in (g.white, g.black)], snapshot=snapshot)
     ex = _explanation(rnd) if rnd.is_draft else None
     for g in games:
         g.colour_rule = ex["colours"].get((g.white_id, g.black_id)) if ex else None
@@ -237,8 +253,9 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
         "t": t,
         "round": rnd,
         "games": games,
-        "pab": rnd.pab(),
-        "absent": not_paired(t, rnd.number),
+        "page": page,
+        "pab": rnd.pab() if last_page else None,
+        "absent": not_paired(t, rnd.number) if last_page else [],
         **_progress(t, rnd),
         "is_arbiter": is_arbiter,
         "ex": ex,
@@ -303,7 +320,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A draft (arbiters only): the preview with the engine's reasons.  A published
     round: pairings, and for arbiters the results entry."""
     t = get_tournament_for_viewer(request, slug)
-    return public_page(request, t, lambda: _round_page(request, t, number), params=("by",))
+    return public_page(request, t, lambda: _round_page(request, t, number), params=("by", "page"))
 
 
 def _round_page(request: HttpRequest, t, number: int) -> HttpResponse:
@@ -311,9 +328,10 @@ def _round_page(request: HttpRequest, t, number: int) -> HttpResponse:
     is_arbiter = t.is_arbiter(request.user)
     if rnd.is_draft and not is_arbiter:
         raise Http404(_("No such round."))
-    ctx = _round_context(request, t, rnd, is_arbiter)
     if request.GET.get("by") == "name" and not rnd.is_draft:
-        ctx["by_name"] = _by_name(ctx["games"], ctx["pab"], ctx["absent"])
+        ctx = _by_name_context(request, t, rnd, is_arbiter)
+    else:
+        ctx = _round_context(request, t, rnd, is_arbiter)
     # visitors' page refreshes itself while results come in; a poll answered with 286
     # makes htmx stop once the round is complete
     ctx["polling"] = not is_arbiter and rnd.status == RoundStatus.PUBLISHED
@@ -324,18 +342,32 @@ def _round_page(request: HttpRequest, t, number: int) -> HttpResponse:
     return response
 
 
-def _by_name(games: list, pab, absent) -> list[dict]:
-    """The pairing list sorted by name: board, colour, opponent, result."""
-    rows = []
-    for g in games:
-        result = g.get_result_display() if g.result else ""
-        rows.append({"player": g.white, "board": g.board, "colour": _("White"), "opponent": g.black, "result": result})
-        rows.append({"player": g.black, "board": g.board, "colour": _("Black"), "opponent": g.white, "result": result})
+def _by_name_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dict:
+    """The pairing list by name: board, colour, opponent, result; every player of the
+    round sorted by name from one light query, then the players of the page shown."""
+    names = dict(t.player_set.values_list("pk", "name"))
+    results = dict(GameResult.choices)
+    lines = []
+    for board, white, black, result in rnd.game_set.values_list("board", "white_id", "black_id", "result"):
+        shown = results[result] if result else ""
+        lines.append((names[white], white, board, _("White"), black, shown))
+        lines.append((names[black], black, board, _("Black"), white, shown))
+    pab = rnd.pab()
     if pab is not None:
-        rows.append({"player": pab.player, "board": None, "colour": "", "opponent": None, "result": _("bye")})
-    for b in absent:
-        rows.append({"player": b.player, "board": None, "colour": "", "opponent": None, "result": b.reason})
-    return sorted(rows, key=lambda r: r["player"].name.casefold())
+        lines.append((pab.player.name, pab.player_id, None, "", None, _("bye")))
+    for b in not_paired(t, rnd.number):
+        lines.append((b.player.name, b.player.pk, None, "", None, b.reason))
+    lines.sort(key=lambda line: line[0].casefold())
+    page = page_of(request, lines)
+    players = Player.objects.in_bulk({pk for line in page.items for pk in (line[1], line[4]) if pk})
+    by_name = [
+        {"player": players[pk], "board": board, "colour": colour, "opponent": players.get(opponent), "result": result}
+        for _name, pk, board, colour, opponent, result in page.items
+    ]
+    return {"t": t, "round": rnd, "games": [], "by_name": by_name, "page": page, "pab": None, "absent": [],
+            **_progress(t, rnd), "is_arbiter": is_arbiter, "ex": None, **_result_choices(),
+            "rounds": t.round_set.order_by("number"), "closed": closed_before(t),
+            "acceleration_note": acceleration.round_note(t, rnd.number)}
 
 
 @login_required

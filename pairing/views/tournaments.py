@@ -29,6 +29,7 @@ from ..services.tournaments import log_created, save_settings, too_many_rounds
 from ..warning_levels import NeedsConfirmation
 from .confirm import ask, confirmable, given
 from .notices import tells_of_a_discarded_draft
+from .paging import page_of
 from .public_cache import poll_url, public_page
 
 logger = logging.getLogger(__name__)
@@ -91,18 +92,20 @@ def tournament(request: HttpRequest, slug: str) -> HttpResponse:
     """Arbiters get the overview; visitors of a public tournament its public home."""
     public = get_public_tournament(slug)
     if public is not None and not public.is_arbiter(request.user):
-        return public_page(request, public, lambda: _public_home(request, public))
+        return public_page(request, public, lambda: _public_home(request, public), params=("page",))
     return _overview(request, slug)
 
 
 def _public_home(request: HttpRequest, t: Tournament) -> HttpResponse:
     rounds = list(t.published_rounds())
     polling = bool(rounds) and rounds[-1].status != RoundStatus.COMPLETE
+    players = page_of(request, t.player_set.order_by("name", "tpn").only("name", "tpn", "rating", "tournament_id"))
     response = render(
         request,
         "pairing/public_home.html",
-        {"t": t, "rounds": rounds, "players": t.player_set.order_by("name", "tpn"),
-         "schedule": t.schedule.filter(number__lte=t.rounds), "polling": polling, "poll_url": poll_url(request, t), "is_arbiter": False},
+        {"t": t, "rounds": rounds, "page": players, "players": players.items,
+         "schedule": t.schedule.filter(number__lte=t.rounds), "polling": polling, "poll_url": poll_url(request, t),
+         "is_arbiter": False},
     )
     if request.htmx and not polling:
         response.status_code = 286  # htmx stops polling: no round in play

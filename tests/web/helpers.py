@@ -7,12 +7,12 @@ from pairing.services.results import record_result
 from pairing.services.rounds import publish
 
 
-def add_players(t, n: int, start_rating: int = 2400):
-    """``n`` players with distinct falling ratings; returns them by TPN."""
+def add_players(t, n: int, start_rating: int = 2400, step: int = 10):
+    """``n`` players with distinct falling ratings (``step`` apart); returns them by TPN."""
     from pairing.models import Player
 
     for i in range(n):
-        Player.objects.create(tournament=t, name=f"Player {i + 1:02d}", rating=start_rating - 10 * i)
+        Player.objects.create(tournament=t, name=f"Player {i + 1:02d}", rating=start_rating - step * i)
     renumber(t)
     return list(t.player_set.order_by("tpn"))
 

@@ -287,7 +287,7 @@ def test_after_a_change_one_request_computes_the_page_and_the_others_wait_for_it
     published: the tie-breaks are computed once."""
     import time
 
-    from pairing.views import reports
+    from pairing.reports import standings as reports
 
     tournament.public = True
     tournament.save()
