@@ -4,6 +4,7 @@ Pure Python; imports nothing from Django.  Public API::
 
     pair_round(snapshot) -> Pairing        # one round by snapshot.system, boards in board order
     player_states(snapshot) -> {id: PlayerState}   # Dubov figures: ARO, preferences, upfloats...
+    dutch_states(snapshot) -> {id: DutchPlayerState}   # Dutch figures: preferences, floats, topscorers
     baku_acceleration(...) -> (Acceleration, ...)  # C.04.7 virtual points
 
 The core: :mod:`.model` (snapshot and results), :mod:`.history` (colour history, PAB bar,
@@ -72,6 +73,7 @@ __all__ = [
     "baku_acceleration",
     "colour_difference",
     "colour_preference",
+    "dutch_states",
     "group_a_size",
     "max_t",
     "pab_eligible",
@@ -80,6 +82,15 @@ __all__ = [
     "player_states",
     "virtual_points",
 ]
+
+
+def dutch_states(snapshot: Snapshot) -> dict:
+    """The Dutch system's per-player figures (:class:`.dutch.DutchPlayerState`: colour
+    difference and preference 1.6-1.7, floats 1.4, [C2] eligibility, topscorer 1.8),
+    imported when first asked for."""
+    from .dutch import dutch_states as states
+
+    return states(snapshot)
 
 
 def pair_round(snapshot: Snapshot) -> Pairing:

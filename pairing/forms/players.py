@@ -70,6 +70,13 @@ class PlayerForm(forms.ModelForm):
         ) % {"method": tournament.rating_method}
         if tournament.system == PairingSystem.DUBOV:
             self.fields["rating"].help_text += " " + gettext("Unrated players need a provisional rating (Dubov 1.1).")
+        elif tournament.system == PairingSystem.DUTCH:  # the rating only ranks: no AROs
+            self.fields["rating"].help_text += " " + gettext(
+                "Unrated players get the chief arbiter's estimate, which places them in the initial ranking list "
+                "(C.04.2 2.1); the Dutch system pairs by score and pairing number only.")
+            self.fields["rating_provisional"].help_text = gettext(
+                "Unrated: the rating the arbiter gives the player for the initial ranking."
+            )
         else:  # the model's help names Dubov's rule; other systems only rank by the rating
             self.fields["rating_provisional"].help_text = gettext(
                 "Unrated: the rating the arbiter gives the player for the initial ranking."

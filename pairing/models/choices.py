@@ -40,8 +40,10 @@ class ColourMethod(models.TextChoices):
 
 
 class PairingSystem(models.TextChoices):
-    """Chosen when the tournament is created; fixed once round 1 is published (Q93)."""
+    """Chosen when the tournament is created; fixed once round 1 is published (Q93).
+    The Swiss systems are the engine's (``pairing.engine.System``, same values)."""
 
+    DUTCH = "dutch", _("Swiss, FIDE Dutch system (C.04.3, 2026 text)")
     DUBOV = "dubov", _("Swiss, FIDE Dubov system (C.04.4.1)")
     ROUND_ROBIN = "round-robin", _("Round robin, Berger tables (C.05 Annex 1)")
 
@@ -49,6 +51,7 @@ class PairingSystem(models.TextChoices):
 # The system in a few words, where a page names it beside other facts ("9 rounds, FIDE Dubov
 # system"); a system missing here is named by its full label.  Tournament.system_label.
 SYSTEM_LABELS = {
+    PairingSystem.DUTCH: _("FIDE Dutch system"),
     PairingSystem.DUBOV: _("FIDE Dubov system"),
     PairingSystem.ROUND_ROBIN: _("round robin"),
 }

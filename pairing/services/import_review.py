@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from ..engine import Result
 from ..engine.trf import is_nrs, nrs_fields
-from ..models import Player, Tournament
+from ..models import SYSTEM_LABELS, Player, Tournament
 from ..warning_levels import WarningGroup
 from . import trf_records
 from .integrity import Pairs
@@ -154,13 +154,28 @@ def review(text: str, data, t: Tournament) -> Review:
                        % {"file": data.rating_method() or "FIDON", "method": t.get_rating_method_display()})
     if "192" in codes:
         kind = next(line[4:].strip() for line in text.splitlines() if line.startswith("192"))
-        if kind.upper() in trf_records.OWN_TYPES:  # the acceleration itself is read from the 250 records
-            r.notes.append(_("Tournament type (192): %(kind)s.") % {"kind": kind})
+        system = trf_records.swiss_system_of(kind)
+        if is_round_robin_file(data) or system is None:
+            if kind.upper() in trf_records.OWN_TYPES:
+                r.notes.append(_("Tournament type (192): %(kind)s.") % {"kind": kind})
+            else:
+                ours = "FIDE_ROUNDROBIN" if is_round_robin_file(data) else trf_records.tournament_type(t)
+                r.changes.append(_("The file's tournament type (192) is %(kind)r; this program pairs it as %(ours)s: "
+                                   "the file's rounds are kept as played, the next ones are paired as %(ours)s.")
+                                 % {"kind": kind, "ours": ours})
         else:
-            ours = "FIDE_ROUNDROBIN" if is_round_robin_file(data) else "FIDE_DUBOV"
-            r.changes.append(_("The file's tournament type (192) is %(kind)r; this program pairs it as %(ours)s: "
-                               "the file's rounds are kept as played, the next ones are paired as %(ours)s.")
-                             % {"kind": kind, "ours": ours})
+            if kind.upper() in trf_records.OWN_TYPES:
+                r.notes.append(_("Tournament type (192): %(kind)s.") % {"kind": kind})
+            else:  # bbpPairings' FIDE_DUTCH_2025 / FIDE_DUTCH_2026
+                r.notes.append(_("Tournament type (192): %(kind)s, read as the FIDE Dutch system of 1 February 2026.")
+                               % {"kind": kind})
+            if system != t.system:
+                r.changes.append(_("The tournament was created for the %(ours)s; the file's type (192, %(kind)s) makes it "
+                                   "the %(file)s: its rounds are checked, and the next ones paired, by that system.")
+                                 % {"ours": t.system_label, "kind": kind, "file": SYSTEM_LABELS[system]})
+    elif not is_round_robin_file(data) and not t.round_robin:
+        r.notes.append(_("No tournament type in the file (192): its rounds are checked, and the next ones paired, by the "
+                         "tournament's system, the %(system)s.") % {"system": t.system_label})
     known = set(_TAKEN) | set(_RECOMPUTED) | {"012", "022", "032", "042", "052", "102", "112", "122", "172", "192",
                                                "NRS"}
     for code, lines in sorted(codes.items()):

@@ -61,10 +61,12 @@ def readable(text: str, players: dict[int, Player]) -> str:
     return _ENGINE_WHO.sub(name, text)
 
 
-def explanation_as_json(pairing: engine.Pairing) -> dict:
-    """The engine's Explanation as plain JSON (ids kept; names resolved when shown)."""
+def explanation_as_json(pairing: engine.Pairing, system: engine.System = engine.System.DUBOV) -> dict:
+    """The engine's Explanation as plain JSON (ids kept; names resolved when shown), with
+    the system that made it (the draft page explains a Dutch bracket in the Dutch terms)."""
     ex = pairing.explanation
     return {
+        "system": system.value,
         "bye": {
             "player": ex.bye.player,
             "eligible": list(ex.bye.eligible),
@@ -85,6 +87,12 @@ def explanation_as_json(pairing: engine.Pairing) -> dict:
                 "s1": list(b.s1),
                 "t2": list(b.t2),
                 "notes": list(b.notes),
+                "moved_down": list(b.moved_down),
+                "limbo": list(b.limbo),
+                "remainder_s1": list(b.remainder_s1),
+                "remainder_s2": list(b.remainder_s2),
+                "exchanged": [list(b.exchanged[0]), list(b.exchanged[1])],
+                "downfloaters": list(b.downfloaters),
             }
             for b in ex.brackets
         ],
@@ -178,7 +186,7 @@ def pair_next_round(t: Tournament, user=None) -> Round:
             raise PairingRefused(_("The pairing engine failed on round %(n)s: %(problem)s") % {"n": number, "problem": exc}) from exc
         try:
             rnd = Round.objects.create(
-                tournament=t, number=number, status=RoundStatus.DRAFT, explanation=explanation_as_json(result)
+                tournament=t, number=number, status=RoundStatus.DRAFT, explanation=explanation_as_json(result, snapshot.system)
             )
         except IntegrityError as exc:  # pragma: no cover - guarded by the lock above
             raise PairingRefused(_("Another arbiter is pairing this round right now.")) from exc
@@ -283,14 +291,49 @@ def _after_swap(rnd: Round, user, a: Player, b: Player, before: dict) -> None:
     )
 
 
+@dataclass(frozen=True)
+class _Figures:
+    """What the draft's rule checks read of a player, whatever the system."""
+
+    colour_difference: int
+    colours: tuple[Colour, ...]
+    due: Colour | None  # the colour preference (None: no played game, Dutch 1.7.4)
+    absolute: bool
+    games_played: int
+    pab_eligible: bool
+    topscorer: bool  # Dutch 1.8: the last round's topscorers, exempt from [C3] and the colour limits
+
+
+def _figures(snapshot: Snapshot) -> dict[int, _Figures]:
+    """The system's own figures of every player: Dubov's (1.5) or the Dutch system's
+    (1.6-1.8; a player without a game has no preference there, Dubov gives one Black)."""
+    if snapshot.system is engine.System.DUTCH:
+        return {
+            pid: _Figures(st.colour_difference, st.colours, st.preference, st.absolute, st.games_played,
+                          st.pab_eligible, st.topscorer)
+            for pid, st in engine.dutch_states(snapshot).items()
+        }
+    return {
+        pid: _Figures(st.colour_difference, st.colours, st.preference.colour,
+                      st.preference.strength == engine.PreferenceStrength.ABSOLUTE, st.games_played,
+                      st.pab_eligible, False)
+        for pid, st in engine.player_states(snapshot).items()
+    }
+
+
 def warnings_for(rnd: Round, player_ids: list[int] | None = None, snapshot: Snapshot | None = None) -> list[str]:
     """Rule checks on a draft: rematches, forbidden pairs, colour limits, same absolute
     preference on a board, PAB eligibility.  Limited to the boards of ``player_ids`` when given.
-    ``snapshot``: the tournament before the round, when the caller has built it already."""
+    ``snapshot``: the tournament before the round, when the caller has built it already.
+
+    The figures are the tournament's system's.  Dutch [C3] keeps only non-topscorers with
+    one absolute preference apart: on a board with a topscorer of the last round (1.8)
+    neither the colour limits nor the same absolute preference is a breach ([C10], [C11]
+    only minimise them)."""
     t = rnd.tournament
     if snapshot is None:
         snapshot = build_snapshot(t, rnd.number)
-    states = engine.player_states(snapshot)
+    states = _figures(snapshot)
     by_id = {p.id: p for p in snapshot.players}
     clashes = namesakes(t.pk)
     shown = {p.pk: p.name_among(clashes) for group in clashes.values() for p in group}
@@ -310,7 +353,9 @@ def warnings_for(rnd: Round, player_ids: list[int] | None = None, snapshot: Snap
                 _("Board %(n)s: %(a)s and %(b)s are a forbidden pair (the arbiters' decision; see Forbidden pairs).")
                 % {"n": g.board, "a": name(w), "b": name(b)}
             )
-        for p, colour in ((w, Colour.WHITE), (b, Colour.BLACK)):
+        sw, sb = states[w.id], states[b.id]
+        exempt = sw.topscorer or sb.topscorer
+        for p, colour in () if exempt else ((w, Colour.WHITE), (b, Colour.BLACK)):
             st = states[p.id]
             cd = st.colour_difference + (1 if colour is Colour.WHITE else -1)
             last_two = st.colours[-2:]
@@ -318,21 +363,13 @@ def warnings_for(rnd: Round, player_ids: list[int] | None = None, snapshot: Snap
                 out.append(_("Board %(n)s: %(name)s would reach a colour difference of %(cd)s (C3).") % {"n": g.board, "name": name(p), "cd": f"{cd:+d}"})
             elif len(last_two) == 2 and all(c is colour for c in last_two):
                 out.append(_("Board %(n)s: %(name)s would get %(colour)s three times in a row (C3).") % {"n": g.board, "name": name(p), "colour": _(str(colour))})
-        sw, sb = states[w.id].preference, states[b.id].preference
-        if (
-            states[w.id].games_played and states[b.id].games_played
-            and sw.colour is Colour.BLACK and sb.colour is Colour.WHITE
-        ):
+        if sw.games_played and sb.games_played and sw.due is Colour.BLACK and sb.due is Colour.WHITE:
             out.append(
                 _("Board %(n)s: %(a)s and %(b)s both get the colour opposite to their due "
                   "(%(a)s is due Black, %(b)s White).") % {"n": g.board, "a": name(w), "b": name(b)}
             )
-        if (
-            sw.strength == engine.PreferenceStrength.ABSOLUTE
-            and sb.strength == engine.PreferenceStrength.ABSOLUTE
-            and sw.colour is sb.colour
-        ):
-            out.append(_("Board %(n)s: %(a)s and %(b)s both have an absolute preference for %(colour)s.") % {"n": g.board, "a": name(w), "b": name(b), "colour": _(str(sw.colour))})
+        if sw.absolute and sb.absolute and sw.due is sb.due and not exempt:
+            out.append(_("Board %(n)s: %(a)s and %(b)s both have an absolute preference for %(colour)s.") % {"n": g.board, "a": name(w), "b": name(b), "colour": _(str(sw.due))})
     pab = rnd.pab()
     if pab is not None and (player_ids is None or pab.player_id in player_ids):
         if not states[pab.player_id].pab_eligible:

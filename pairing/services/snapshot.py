@@ -12,7 +12,7 @@ from decimal import Decimal
 from django.db.models import Q
 
 from .. import engine
-from ..engine import Colour, PointSystem, Result, RoundEntry, Snapshot
+from ..engine import Colour, PointSystem, Result, RoundEntry, Snapshot, System
 from ..models import SIDES, Bye, ByeKind, ForbiddenPair, Game, Player, RoundStatus, Tournament
 from . import acceleration
 
@@ -35,6 +35,12 @@ def point_system(t: Tournament) -> PointSystem:
 # entry (immutable, shared): looked up once, not per game.
 _SIDE_RESULTS = {code: (Result(w), Result(b)) for code, (w, b) in SIDES.items()}
 _BYE_ENTRIES = {kind: RoundEntry(None, None, Result(kind)) for kind in ByeKind.values}
+
+
+def engine_system(t: Tournament) -> System:
+    """The engine's Swiss system for ``t`` (a round robin is not paired by the engine;
+    its snapshot, used by the reports, reads as Dubov's)."""
+    return System.DUTCH if t.system == "dutch" else System.DUBOV
 
 
 def histories(t: Tournament, up_to: int, players: list[Player] | None = None) -> dict[int, list[RoundEntry]]:
@@ -111,5 +117,6 @@ def build_snapshot(t: Tournament, round_number: int | None = None) -> Snapshot:
         absent=absent_ids(t, round_number) | {p.pk for p in players if not p.entered_by(round_number)},
         forbidden=ForbiddenPair.objects.filter(tournament=t).engine_pairs(),
         acceleration=acceleration.virtual_points(t, players),
+        system=engine_system(t),
     )
 

@@ -37,7 +37,7 @@ from ..models import (
 )
 from ..warning_levels import Level, require
 from ..wording import in_english
-from . import acceleration, events, import_review, integrity, restore
+from . import acceleration, events, import_review, integrity, restore, trf_records
 from .forbidden_pairs import forbidden_pair_names
 from .numbering import renumber
 
@@ -198,6 +198,8 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             t.system, t.rr_numbers = "round-robin", "hand"
             per_cycle = len(data.players) - 1 + len(data.players) % 2
             t.rr_cycles = 2 if t.rounds == 2 * per_cycle else 1
+        elif system := file_system(data):
+            t.system = system  # the file's rounds were paired by it: they are checked, and go on, by it
         t.save()
         ordered = sorted(data.players, key=lambda q: q.id)
         rated = _ratings(data, text)
@@ -295,7 +297,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             t, user, AuditAction.IMPORT,
             f"TRF import: {len(created)} players, {played} rounds"
             + (f", {len(forbidden)} forbidden pairs." if forbidden else ".")
-            + ("" if checked else " " + (BACKGROUND if background else in_english(NOT_CHECKED))),
+            + ("" if checked else " " + (BACKGROUND if background else in_english(NOT_CHECKED) % {"system": t.system})),
             label="TRF file", after={
                 "adjustments": recorded.notes + recorded.changes,
                 "players": [p.audit_label() for p in t.player_set.order_by("tpn")],
@@ -446,7 +448,21 @@ def _fide_mode_problems(ps: PointSystem) -> list[str]:
 # rounds: 69 s to import, minutes to re-pair), so the rounds are left to the command line.
 IMPORT_CHECK_LIMIT = 20_000
 NOT_CHECKED = gettext_lazy("The rounds were not re-paired against the rules: too large to check during an upload. "
-                           "Check the file with: python -m pairing.engine --dubov -c FILE.trf")
+                           "Check the file with: python -m pairing.engine --%(system)s -c FILE.trf")
+
+
+def not_checked(t: Tournament) -> str:
+    """:data:`NOT_CHECKED` with the command line of the tournament's system."""
+    return str(NOT_CHECKED) % {"system": t.system}
+
+
+def file_system(data: trf_module.TrfTournament) -> str | None:
+    """The Swiss system the file's 192 record names ("dutch", "dubov"), None without one
+    (the tournament's own system then stays)."""
+    code = next((line[3:].strip() for line in data.extra_lines if line[:3] == "192"), "")
+    return trf_records.swiss_system_of(code) if code else None
+
+
 # a file over the limit uploaded on the import page: imported and checked by the worker
 BACKGROUND = "The rounds are re-paired in the background; the tournament waits for that check."
 

@@ -17,25 +17,50 @@ import re
 from django.utils import timezone
 
 from ..engine import PointSystem
-from ..models import AccelerationMethod, Player, Round, Tournament
+from ..models import AccelerationMethod, PairingSystem, Player, Round, Tournament
 from ..reports.rating_change import official_rating
 
-PROGRAM = "Dubov arbiter (FIDE Dubov system, C.04.4.1)"
+# 182: the program, and the system it paired with (C.04.2 1.3: declared with the report)
+PROGRAMS = {
+    PairingSystem.DUTCH: "Dubov arbiter (FIDE Dutch system, C.04.3)",
+    PairingSystem.DUBOV: "Dubov arbiter (FIDE Dubov system, C.04.4.1)",
+    PairingSystem.ROUND_ROBIN: "Dubov arbiter (round robin, C.05 Annex 1)",
+}
+# 092 in words, as most programs write it
+KINDS = {
+    PairingSystem.DUTCH: "Swiss system (FIDE Dutch)",
+    PairingSystem.DUBOV: "Swiss system (FIDE Dubov)",
+    PairingSystem.ROUND_ROBIN: "round robin (Berger tables)",
+}
 
 
 def tournament_type(t: Tournament) -> str:
     """192, from the Tournament-Type Code Table of TRF-2026 (the codes as FIDE's
-    tie-break tool reads them): FIDE_DUBOV, FIDE_DUBOV_BAKU with Baku acceleration,
-    FIDE_ROUNDROBIN or FIDE_DOUBLEROUNDROBIN for a round robin by FIDE's Berger tables."""
+    tie-break tool reads them): FIDE_DUTCH or FIDE_DUBOV, with ``_BAKU`` under Baku
+    acceleration, FIDE_ROUNDROBIN or FIDE_DOUBLEROUNDROBIN for a round robin by FIDE's
+    Berger tables."""
     if t.round_robin:
         return "FIDE_DOUBLEROUNDROBIN" if t.rr_cycles == 2 else "FIDE_ROUNDROBIN"
-    return "FIDE_DUBOV_BAKU" if t.acceleration != AccelerationMethod.NONE else "FIDE_DUBOV"
+    code = "FIDE_DUTCH" if t.system == PairingSystem.DUTCH else "FIDE_DUBOV"
+    return code + "_BAKU" if t.acceleration != AccelerationMethod.NONE else code
 
 
 # the types this program writes and reads back without a question (the acceleration and
 # the cycles are read from their own records)
-OWN_TYPES = frozenset({"FIDE_DUBOV", "FIDE_DUBOV_BAKU", "FIDE_ROUNDROBIN", "FIDE_DOUBLEROUNDROBIN",
-                       "BERGER_ROUNDROBIN", "BERGER_DOUBLEROUNDROBIN"})
+OWN_TYPES = frozenset({"FIDE_DUTCH", "FIDE_DUTCH_BAKU", "FIDE_DUBOV", "FIDE_DUBOV_BAKU", "FIDE_ROUNDROBIN",
+                       "FIDE_DOUBLEROUNDROBIN", "BERGER_ROUNDROBIN", "BERGER_DOUBLEROUNDROBIN"})
+
+
+def swiss_system_of(code: str) -> str | None:
+    """The Swiss system a 192 code names ("dutch", "dubov"), also bbpPairings' spellings
+    FIDE_DUTCH_2025 / FIDE_DUTCH_2026 (the text in force from 1 February 2026); None for
+    any other type."""
+    code = code.strip().upper()
+    if code.startswith("FIDE_DUTCH"):
+        return PairingSystem.DUTCH
+    if code.startswith("FIDE_DUBOV"):
+        return PairingSystem.DUBOV
+    return None
 
 _TC = re.compile(r"^\s*(\d{1,3})\s*(?:'|’|m|min|minutes)?\s*(?:\+\s*(\d{1,3})\s*(?:\"|”|s|sec|seconds)?)?\s*$", re.I)
 
@@ -64,11 +89,10 @@ def time_control(text: str) -> str:
 
 def records(t: Tournament, players: list[Player], rounds: list[Round], ps: PointSystem, tiebreaks: str) -> tuple[str, ...]:
     rated = sum(1 for p in players if official_rating(p) is not None)
-    lines = [f"062 {len(players)}", f"072 {rated}",
-             "092 Individual: " + ("round robin (Berger tables)" if t.round_robin else "Swiss system (FIDE Dubov)")]
+    lines = [f"062 {len(players)}", f"072 {rated}", f"092 Individual: {KINDS[t.system]}"]
     if rounds:
         lines.append(round_dates(rounds, dict(t.schedule.values_list("number", "date"))))
-    lines.append(f"182 {PROGRAM}")
+    lines.append(f"182 {PROGRAMS[t.system]}")
     lines.append(f"192 {tournament_type(t)}")
     if tiebreaks:
         lines += [f"202 {tiebreaks}", f"212 PTS, {tiebreaks}"]

@@ -20,7 +20,7 @@ from ..services import import_check, numbering, player_ratings
 from ..services.forbidden_pairs import allow_pair, forbid_pair
 from ..services.late_entries import missed_rounds, set_missed_rounds
 from ..services.players import add_player, add_players, change_player, delete_player, withdraw
-from ..services.trf_import import IMPORT_CHECK_LIMIT, NOT_CHECKED, ImportRefused, import_trf, player_rounds
+from ..services.trf_import import IMPORT_CHECK_LIMIT, ImportRefused, import_trf, not_checked, player_rounds
 from ..warning_levels import NeedsConfirmation
 from .confirm import ask, confirmable, given
 from .notices import tells_of_a_discarded_draft
@@ -296,7 +296,7 @@ def trf_import(request: HttpRequest, slug: str) -> HttpResponse:
             for line in report:  # VCL4THP Q48, Q50: every adjustment, also in the audit trail
                 messages.info(request, line)
             if count * played > IMPORT_CHECK_LIMIT:  # Level 2: say what was not done
-                messages.warning(request, NOT_CHECKED)
+                messages.warning(request, not_checked(t))
             return redirect("pairing:tournament", slug=t.slug)
     failed = request.method == "POST"
     return render(

@@ -170,6 +170,8 @@ def aro_list(request: HttpRequest, slug: str) -> HttpResponse:
     """Dubov 9: the ARO list, per scoregroup, before the next round (or ``?round=N``:
     the list published before round N)."""
     t = get_tournament_for_viewer(request, slug)
+    if not t.publishes_aro_list:  # the Dutch system and round robins pair without AROs
+        raise Http404(_("This tournament has no ARO list: the %(system)s does not use one.") % {"system": t.system_label})
     return public_page(request, t, lambda: _aro_list(request, t), params=("round", "page"))
 
 

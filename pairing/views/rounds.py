@@ -195,6 +195,7 @@ def _explanation(rnd: Round) -> dict:
             "shifted_from_larger": ps(b["shifted_from_larger"]),
             "s1": ps(b["s1"]),
             "t2": ps(b["t2"]),
+            **(_dutch_bracket(b, players) if ex.get("system") == "dutch" else {}),
         }
         for b in ex.get("brackets", [])
     ]
@@ -202,12 +203,40 @@ def _explanation(rnd: Round) -> dict:
         (c["white"], c["black"]): {**c, "reason": readable(c["reason"], players)} for c in ex.get("colours", [])
     }
     return {
+        "system": ex.get("system", "dubov"),
         "bye_player": players.get(bye.get("player")),
         # drafts stored before "why" existed show the whole reason
         "bye_reason": readable(bye.get("why", bye.get("reason", "")), players),
         "bye_eligible": ps(bye.get("eligible", [])),
+        "bye_rejected": ps(bye.get("rejected_incomplete", [])),
         "brackets": brackets,
         "colours": colours,
+    }
+
+
+def _dutch_bracket(b: dict, players: dict) -> dict:
+    """A Dutch bracket (C.04.3 Articles 3-4) in players: the MDPs paired here and those
+    left in the Limbo, the bracket's pairs, the remainder's S1 and S2 and the residents
+    its exchange (4.3) moved, named from their BSNs (the remainder in the order of 1.2:
+    one score, so by pairing number), and the downfloaters."""
+
+    def ps(ids):
+        return [players[i] for i in ids if i in players]
+
+    limbo = set(b["limbo"])
+    remainder = sorted(ps(b["remainder_s1"] + b["remainder_s2"]), key=lambda p: (p.tpn or 0, p.pk))
+    by_bsn = dict(enumerate(remainder, start=1))
+    to_s2, to_s1 = b.get("exchanged", [[], []])
+    return {
+        "mdps_paired": ps([i for i in b["moved_down"] if i not in limbo]),
+        "limbo": ps(b["limbo"]),
+        "pairs": [{"first": players[x], "second": players[y], "mdp": x in b["moved_down"]}
+                  for x, y in zip(b["s1"], b["t2"], strict=False) if x in players and y in players],
+        "remainder_s1": ps(b["remainder_s1"]),
+        "remainder_s2": ps(b["remainder_s2"]),
+        "moved_to_s2": [by_bsn[n] for n in to_s2 if n in by_bsn],
+        "moved_to_s1": [by_bsn[n] for n in to_s1 if n in by_bsn],
+        "downfloaters": ps(b["downfloaters"]),
     }
 
 

@@ -217,19 +217,42 @@ def test_vcl_q50_the_apps_own_file_imports_without_a_question_and_keeps_national
 
 
 def test_vcl_q50_a_file_of_another_pairing_system_is_said_before_anything_is_written(chief_client, chief):
-    """192 naming another system (a Dutch file) is an adjustment asked at Level 3: the
-    rounds are kept as played and the next ones are paired by Dubov."""
+    """192 naming a system this program does not pair (Burstein) is an adjustment asked
+    at Level 3: the rounds are kept as played and the next ones are paired by the
+    tournament's own system."""
     source = Tournament.objects.create(slug="source", name="Source", rounds=5, owner=chief)
     add_players(source, 6)
     play_round(source)
-    text = interchange.export_trf(source).replace("192 FIDE_DUBOV", "192 FIDE_DUTCH_2025")
+    text = interchange.export_trf(source).replace("192 FIDE_DUBOV", "192 FIDE_BURSTEIN")
     fresh, response = _import(chief_client, chief, text=text)
     html = response.content.decode()
-    assert ("The file&#x27;s tournament type (192) is &#x27;FIDE_DUTCH_2025&#x27;; this program pairs it as "
+    assert ("The file&#x27;s tournament type (192) is &#x27;FIDE_BURSTEIN&#x27;; this program pairs it as "
             "FIDE_DUBOV: the file&#x27;s rounds are kept as played, the next ones are paired as FIDE_DUBOV.") in html
     assert fresh.player_set.count() == 0  # nothing written before the answer
     response = confirm(chief_client, response)
     assert fresh.player_set.count() == 6
+    fresh.refresh_from_db()
+    assert fresh.system == "dubov"
+
+
+def test_vcl_q50_a_dutch_file_makes_a_dubov_tournament_dutch_after_the_question(chief_client, chief):
+    """A file whose 192 is bbpPairings' FIDE_DUTCH_2025 imported into a tournament created
+    for Dubov: the question says the tournament becomes a Dutch one (its rounds checked,
+    the next ones paired, by the Dutch system); nothing is written before the answer."""
+    source = Tournament.objects.create(slug="source", name="Source", rounds=5, owner=chief, system="dutch")
+    add_players(source, 6)
+    play_round(source)
+    text = interchange.export_trf(source).replace("192 FIDE_DUTCH", "192 FIDE_DUTCH_2025")
+    fresh, response = _import(chief_client, chief, text=text)
+    html = response.content.decode()
+    assert ("The tournament was created for the FIDE Dubov system; the file&#x27;s type (192, FIDE_DUTCH_2025) makes "
+            "it the FIDE Dutch system") in html
+    assert fresh.player_set.count() == 0
+    response = confirm(chief_client, response)
+    fresh.refresh_from_db()
+    assert fresh.system == "dutch" and fresh.player_set.count() == 6
+    follow = chief_client.get(response["Location"]).content.decode()
+    assert "Tournament type (192): FIDE_DUTCH_2025, read as the FIDE Dutch system of 1 February 2026." in follow
 
 
 def test_issue32_item11_the_import_question_groups_findings_by_kind_most_serious_first(chief_client, chief):
