@@ -38,6 +38,7 @@ from .choices import (
     version_token,
 )
 from .confirmation import SpentConfirmation
+from .event import Event, EventQuerySet, bump_event_revision
 from .integrity import IntegrityEvent, IntegrityKind
 from .jobs import OPEN as OPEN_JOBS
 from .jobs import STEPS as JOB_STEPS
@@ -83,5 +84,5 @@ __all__ = [
     "AuditAction", "AuditEntry", "AuditEntryQuerySet", "Bye", "ByeKind", "ByeQuerySet", "ColourChoice",
     "ColourMethod", "Conflict", "ForbiddenPair", "ForbiddenPairQuerySet", "Game", "GameQuerySet", "GameResult",
     "Player", "PlayerQuerySet", "Round", "RoundStatus", "ScheduledRound", "Seat", "Sex", "TieOrder", "Title", "Tournament",
-    "TournamentQuerySet", "audit_value", "version_token", "bump_revision", "SpentConfirmation", "name_key", "namesakes",
+    "TournamentQuerySet", "Event", "EventQuerySet", "bump_event_revision", "audit_value", "version_token", "bump_revision", "SpentConfirmation", "name_key", "namesakes",
 ]

@@ -36,6 +36,10 @@ class AuditAction(models.TextChoices):
     PUBLISH = "publish", _("Rounds published")
     RESULT = "result", _("Results")
     INTEGRITY = "integrity", _("Pairing-integrity events")
+    SECTION = "section", _("Events and sections")
+    ENTRY = "entry", _("Online entries")
+    CHECKIN = "checkin", _("Check-in")
+    PRIZES = "prizes", _("Prizes")
 
 
 class AuditEntryQuerySet(models.QuerySet["AuditEntry"]):
@@ -89,13 +93,16 @@ class AuditEntry(models.Model):
         label: str = "",
         before=None,
         after=None,
+        username: str = "",
     ) -> AuditEntry:
+        """``username``: who acted when it is no account (an online entrant, a player
+        checking in by the QR code)."""
         known = user is not None and user.is_authenticated
         bump_revision(tournament.pk)
         return cls.objects.create(
             tournament=tournament,
             user=user if known else None,
-            username=user.get_username() if known else "",
+            username=user.get_username() if known else username[:150],
             action=action,
             object_type=object_type or (obj._meta.model_name if obj is not None else ""),
             object_id=object_id if object_id is not None else (obj.pk if obj is not None else None),

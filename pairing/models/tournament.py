@@ -34,6 +34,8 @@ from .choices import (
     version_token,
 )
 
+from .event import Event
+
 if TYPE_CHECKING:
     from .rounds import Round
 
@@ -185,6 +187,18 @@ class Tournament(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_tournaments"
     )
+    # the event this tournament is a section of (save() makes one for a tournament without)
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.PROTECT, related_name="sections", verbose_name=_("event"),
+    )
+    entry_limit = models.PositiveIntegerField(
+        _("maximum entries"), null=True, blank=True,
+        help_text=_("Online entries past this number of players go to the waiting list. Empty: no limit."),
+    )
+    checkin_closed_at = models.DateTimeField(
+        _("check-in closed at"), null=True, blank=True,
+        help_text=_("When check-in for round 1 was closed (the players not present got a zero-point bye)."),
+    )
     deputies = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="deputy_tournaments")
     created = models.DateTimeField(_("created"), auto_now_add=True)
     revision = models.PositiveBigIntegerField(
@@ -265,6 +279,18 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """A tournament is always a section of an event: one created without an event
+        gets an event of its own (its name, place, dates and chief arbiter)."""
+        if self.event_id is None and self.owner_id is not None:
+            self.event = Event.objects.create(
+                slug=Event.free_slug(self.slug), name=self.name, place=self.place, start_date=self.start_date,
+                end_date=self.end_date, owner_id=self.owner_id,
+            )
+            if kwargs.get("update_fields") is not None:
+                kwargs["update_fields"] = [*kwargs["update_fields"], "event"]
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("pairing:tournament", args=[self.slug])
