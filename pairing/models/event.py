@@ -2,7 +2,7 @@
 organiser, one arbiter team, one public page, online entries and check-in.
 
 Every tournament belongs to an event (:meth:`Tournament.save` makes an event of one
-section for a tournament created without one; migration 0030 did so for the tournaments
+section for a tournament created without one; migration 0031 did so for the tournaments
 that existed before events).  The sections keep their own settings (system, rounds,
 tie-breaks, players); the event holds what they share.
 """

@@ -33,7 +33,6 @@ from .choices import (
     audit_value,
     version_token,
 )
-
 from .event import Event
 
 if TYPE_CHECKING:

@@ -10,8 +10,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = ("pairing", "0029_job_waiting")
-EVENTS = ("pairing", "0030_events")
+BEFORE = ("pairing", "0030_pairing_system_dutch")
+EVENTS = ("pairing", "0031_events")
 
 
 def _migrate(target):

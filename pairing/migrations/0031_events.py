@@ -31,7 +31,7 @@ def no_events(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('pairing', '0029_job_waiting'),
+        ('pairing', '0030_pairing_system_dutch'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
