@@ -70,9 +70,9 @@ def _transport(row_count: dict, col_count: dict, weight: dict[tuple, int],
         arc(0, 2, left_over, 0)
     for (r, c), w in weight.items():
         if r in rid and c in cid:
-            arc(rid[r], cid[c], caps.get((r, c), need) if caps else need, -w)
+            arc(rid[r], cid[c], caps.get((r, c), need + 1) if caps else need + 1, -w)
     for t in cols:
-        arc(2, cid[t], need, 0)
+        arc(2, cid[t], need + 1, 0)
         arc(cid[t], 1, col_count[t], 0)
     flow = 0
     total = 0

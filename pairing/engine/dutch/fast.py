@@ -149,20 +149,61 @@ class FastBracket:
         if not n_pairs:
             return [], list(positions), 0
         s1, s2 = positions[:n_pairs], positions[n_pairs:]
+        kind = self.kind
+        kinds = {kind[p] for p in positions}
+        weight = self._weights(kinds, kinds)
+        counts: dict[int, int] = {}
+        for p in positions:
+            counts[kind[p]] = counts.get(kind[p], 0) + 1
+        bound = _bound(counts, weight, n_pairs)
+        if bound is None:
+            return None
+        got = self._split(s1, s2, weight, bound)
+        if got is not None:
+            return got
+        # 4.3: the first resident-exchange of one player whose S1/S2 reach the bound (the
+        # kinds say which swaps of kinds can; only those are tried on the players)
+        bsn = {p: k + 1 for k, p in enumerate(positions)}
+        swaps = sorted(((x, y) for x in s1 for y in s2), key=lambda e: (bsn[e[1]] - bsn[e[0]], -bsn[e[0]], bsn[e[1]]))
+        c1: dict[int, int] = {}
+        c2: dict[int, int] = {}
+        for p in s1:
+            c1[kind[p]] = c1.get(kind[p], 0) + 1
+        for p in s2:
+            c2[kind[p]] = c2.get(kind[p], 0) + 1
+        by_kinds: dict[tuple[int, int], bool] = {}
+        for x, y in swaps:
+            key = (kind[x], kind[y])
+            if key not in by_kinds:
+                r = dict(c1)
+                c = dict(c2)
+                r[key[0]] -= 1
+                r[key[1]] = r.get(key[1], 0) + 1
+                c[key[1]] -= 1
+                c[key[0]] = c.get(key[0], 0) + 1
+                r = {k: v for k, v in r.items() if v}
+                c = {k: v for k, v in c.items() if v}
+                value = transport_value(r, c, weight, len(s2) - len(s1))
+                by_kinds[key] = value is not None and 2 * value == bound
+            if not by_kinds[key]:
+                continue
+            new_s1 = sorted((set(s1) - {x}) | {y})
+            new_s2 = sorted((set(s2) - {y}) | {x})
+            got = self._split(new_s1, new_s2, weight, bound)
+            if got is not None:
+                return got
+        return None
+
+    def _split(self, s1: list[int], s2: list[int], weight: dict, bound: int):
+        """The first best transposition of one S1/S2 split, if it reaches ``bound``."""
         vertices = self.vertices
         legal = self.rnd.legal
-        kinds = {self.kind[p] for p in positions}
-        weight = self._weights(kinds, kinds)
         cols = first_best_assignment(s1, s2, self.kind.__getitem__, weight,
                                      lambda a, b: legal(vertices[a], vertices[b]))
         if cols is None:
             return None
         value = sum(self.weight(self.kind[a], self.kind[b]) for a, b in zip(s1, cols, strict=True))
-        counts: dict[int, int] = {}
-        for p in positions:
-            counts[self.kind[p]] = counts.get(self.kind[p], 0) + 1
-        bound = _bound(counts, weight, n_pairs)
-        if bound is None or 2 * value != bound:
+        if 2 * value != bound:
             return None
         used = set(cols)
         return list(zip(s1, cols, strict=True)), [p for p in s2 if p not in used], value
