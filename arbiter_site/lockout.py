@@ -12,7 +12,9 @@ Two counts, both over the cool-off period (DJANGO_LOGIN_LOCKOUT_MINUTES):
 Neither lock applies on a browser where that username has logged in before
 (:mod:`arbiter_site.accounts`' signed cookie): five wrong passwords from anyone behind a
 proxy counted as one address (DJANGO_TRUSTED_PROXIES=0 behind a proxy) no longer keep
-the arbiter out on their own device.
+the arbiter out on their own device.  Such a login does not clear the failures (they are
+someone else's); a new device gets the cookie from a one-time device pass
+(:mod:`arbiter_site.accounts`).
 """
 
 from __future__ import annotations

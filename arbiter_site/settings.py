@@ -207,7 +207,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # database (not the cache), so every worker and host behind the proxy sees them.  The
 # address is the connection's, or behind DJANGO_TRUSTED_PROXIES reverse proxies the one
 # they put in X-Forwarded-For (arbiter_site.lockout.client_ip).  An administrator unlocks
-# early with ``manage.py axes_reset_username <name>``.
+# early with ``manage.py axes_reset_username <name>``, or lets one new device of the
+# arbiter past the lock with ``manage.py device_pass <name>`` (arbiter_site.accounts).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
