@@ -29,7 +29,7 @@ from ..rating_files import (
     search_keys,
 )
 
-BATCH = 50_000
+BATCH = 10_000  # rows a batch: their objects are what the load holds in memory besides the page cache
 SQLITE_LOAD_CACHE_KIB = 256 * 1024  # page cache while loading: the five indexes stay in memory
 _COLUMNS = (
     "rating_list_id", "ident", "fide_id", "name", "key_a", "key_b", "key_pair", "federation", "sex", "title", "birth_year",
