@@ -356,10 +356,18 @@ class BracketProcedure:
         mdp_pairs = [pr for pr in pairs if pr[0] < len(mdps)]
         rem = [p for p in range(len(mdps), len(vertices)) if p not in {b for _, b in mdp_pairs}]
         n_rem = (len(rem)) // 2
+        s1r = sorted(a for a, _ in pairs if a >= len(mdps))  # the S1 player of each remainder pair
+        s2r = [p for p in rem if p not in set(s1r)]
+        bsn = {p: k + 1 for k, p in enumerate(rem)}
+        moved_out = tuple(bsn[p] for p in rem[:n_rem] if p not in set(s1r))
+        moved_in = tuple(bsn[p] for p in s1r if p not in set(rem[:n_rem]))
         notes = ["The first candidate in the order of generation reaches a bound no candidate can pass on the "
                  "criteria ([C6], [C7], [C9]-[C21] by kinds of players), and its downfloater is as good as any on "
                  "[C4] and [C8]: accepted (3.4)."]
         notes.append("Reached: " + "; ".join(reached) + ".")
+        if moved_out:
+            notes.append(f"Remainder exchange (4.3): {', '.join(map(str, moved_out))} moved from S1 to S2, "
+                         f"{', '.join(map(str, moved_in))} from S2 to S1 (BSNs of the remainder).")
         if c9:
             notes.append("[C9] applies: this bracket's only downfloater receives the pairing-allocated bye.")
         trace = BracketTrace(
@@ -369,8 +377,9 @@ class BracketProcedure:
             limbo=tuple(ids[p] for p in range(len(mdps)) if p in down),
             s1=tuple(ids[a] for a, _ in pairs),
             t2=tuple(ids[b] for _, b in pairs),
-            remainder_s1=tuple(ids[p] for p in rem[:n_rem]),
-            remainder_s2=tuple(ids[p] for p in rem[n_rem:]),
+            remainder_s1=tuple(ids[p] for p in s1r),
+            remainder_s2=tuple(ids[p] for p in s2r),
+            exchanged=(moved_out, moved_in),
             downfloaters=tuple(ids[p] for p in down),
             notes=tuple(notes),
         )
