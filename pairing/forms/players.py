@@ -205,9 +205,21 @@ class ForbiddenPairForm(forms.Form):
     a = forms.TypedChoiceField(coerce=int, label=_("Player"), error_messages=CHOICE_ERRORS)
     b = forms.TypedChoiceField(coerce=int, label=_("must not be paired with"), error_messages=CHOICE_ERRORS)
 
+    # Past this many players the two lists would be a megabyte of HTML nobody scrolls
+    # through: the arbiter types the two pairing numbers instead (the players list has them).
+    LISTED_UP_TO = 200
+
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
         self.tournament = tournament
+        self.by_number = tournament.player_set.count() > self.LISTED_UP_TO
+        if self.by_number:
+            for name, label in (("a", _("Player (pairing number)")), ("b", _("must not be paired with (pairing number)"))):
+                self.fields[name] = forms.IntegerField(
+                    label=label, min_value=1, widget=forms.NumberInput(attrs={"size": 5}),
+                    error_messages={"required": _("Type two pairing numbers."), "invalid": _("Type a pairing number.")},
+                )
+            return
         self.players = {p.pk: p for p in tournament.player_set.by_tpn()}
         choices = [("", "—")] + [(p.pk, f"{p.tpn}. {p.name}") for p in self.players.values()]
         self.fields["a"].choices = choices
@@ -218,6 +230,14 @@ class ForbiddenPairForm(forms.Form):
         a, b = data.get("a"), data.get("b")
         if a is None or b is None:
             return data
+        if self.by_number:
+            found = {p.tpn: p for p in self.tournament.player_set.filter(tpn__in=[a, b])}
+            missing = [n for n in (a, b) if n not in found]
+            if missing:
+                raise forms.ValidationError(
+                    gettext("No player has the pairing number %(n)s.") % {"n": missing[0]})
+            self.players = {p.pk: p for p in found.values()}
+            a, b = found[a].pk, found[b].pk
         if a == b:
             raise forms.ValidationError(_("Choose two different players."))
         pa, pb = self.players[a], self.players[b]

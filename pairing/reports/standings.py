@@ -279,10 +279,13 @@ def standings_table(t: Tournament, rounds: int | None = None, order_ties: bool =
 def tied_groups(t: Tournament) -> list[list[StandingRow]]:
     """The groups of players equal on points and on every tie-break after the last
     complete round (before the chief arbiter's order or the lots), best first."""
-    groups: dict[int, list[StandingRow]] = {}
-    for r in standings_table(t, order_ties=False).rows:
+    table = ranked(t, order_ties=False)
+    groups: dict[int, list[RankRow]] = {}
+    for r in table.rows:
         groups.setdefault(r.rank, []).append(r)
-    return [g for g in groups.values() if len(g) > 1]
+    tied = [g for g in groups.values() if len(g) > 1]
+    players = Player.objects.in_bulk([r.player_id for g in tied for r in g])
+    return [table.standing_rows(g, players) for g in tied]
 
 
 def round_rating_grid(t: Tournament) -> tuple[list[int], list[tuple[Player, list[int | None]]]]:

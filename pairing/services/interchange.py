@@ -20,7 +20,7 @@ from ..models import (
     Tournament,
 )
 from ..reports.rating_change import official_rating
-from ..reports.standings import standings
+from ..reports.standings import ranked
 from . import acceleration, trf_records
 from .numbering import renumber
 from .snapshot import absent_ids, histories, point_system
@@ -162,13 +162,14 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
     hist = histories(t, played, players)
     _rated_results(t, hist, played)
     tpn = {p.pk: p.tpn for p in players}
-    _, rows, _ = standings(t)
-    rank = {r.player.pk: r.rank for r in rows}
+    # the ranks of the standings every page shows (computed once, kept in the cache)
+    rank = {r.player_id: r.rank for r in ranked(t).rows}
     ps = point_system(t)
+    points_of = {r: ps.points(r) for r in Result}  # looked up once, not per round of each player
 
     def renumbered(entries: list[RoundEntry]) -> tuple[RoundEntry, ...]:
         return tuple(
-            RoundEntry(tpn[e.opponent] if e.opponent is not None else None, e.colour, e.result) for e in entries
+            RoundEntry(tpn[e.opponent], e.colour, e.result) if e.opponent is not None else e for e in entries
         )
 
     trf_players = tuple(
@@ -181,7 +182,7 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
             federation=p.federation,
             fide_id=p.fide_id,
             birth_date=p.birth_date.strftime("%Y/%m/%d") if p.birth_date else "",
-            points=sum((ps.points(e.result) for e in hist[p.pk]), Decimal(0)),
+            points=sum((points_of[e.result] for e in hist[p.pk]), Decimal(0)),
             rank=rank.get(p.pk),
             history=renumbered(hist[p.pk]),
         )

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from ..models import (
     Player,
     Tournament,
+    bump_revision,
 )
 
 BATCH = 500
@@ -67,6 +68,9 @@ def renumber(tournament: Tournament) -> None:
         for p in changed:
             p.tpn = wanted[p.pk]
         Player.objects.bulk_update(changed, ["tpn"], batch_size=BATCH)
+        # every page that shows a pairing number changes: the revision moves, even when
+        # no audit entry is written (the numbers brought up to date before an export)
+        bump_revision(tournament.pk)
 
 
 class NumbersRefused(ValueError):

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, QueryDict
 
 PAGE_ROWS = 200
 
@@ -63,16 +63,17 @@ def page_number(request: HttpRequest) -> int:
     return int(raw)
 
 
-def page_of(request: HttpRequest, items: Sequence, size: int = PAGE_ROWS, number: int | None = None) -> Page:
-    """The lines of ``items`` that page ``?page=N`` shows (``number``: that page instead);
-    404 past the last page (an empty table has one, empty, page)."""
+def page_of(request: HttpRequest | None, items: Sequence, size: int = PAGE_ROWS, number: int | None = None) -> Page:
+    """The lines of ``items`` that page ``?page=N`` shows (``number``: that page instead;
+    ``request`` may then be None); 404 past the last page (an empty table has one, empty,
+    page)."""
     number = page_number(request) if number is None else number
     total = items.count() if isinstance(items, QuerySet) else len(items)
     pages = max(1, -(-total // size))
     if number > pages:
         raise Http404("No such page.")
     start = (number - 1) * size
-    query = request.GET.copy()
+    query = request.GET.copy() if request is not None else QueryDict(mutable=True)
     query.pop("page", None)
     query.pop("find", None)
     encoded = query.urlencode()

@@ -24,11 +24,15 @@ from ..services.trf_import import IMPORT_CHECK_LIMIT, ImportRefused, import_trf,
 from ..warning_levels import NeedsConfirmation
 from .confirm import ask, confirmable, given
 from .notices import tells_of_a_discarded_draft
+from .paging import page_of
 
 
-def _players_context(t, form, found=None) -> dict:
+def _players_context(t, form, found=None, request: HttpRequest | None = None) -> dict:
+    """The page's context; the list of players a page of 200 at a time (``?page=N``; the
+    first page after a player is added)."""
+    page = page_of(request, t.player_set.by_tpn(), number=None if request is not None else 1)
     return {
-        "t": t, "form": form, "players": t.player_set.by_tpn(), "found": found,
+        "t": t, "form": form, "players": page.items, "page": page, "found": found,
         "lists": player_ratings.searched_lists(t), "newer_lists": player_ratings.newer_lists(t),
     }
 
@@ -68,7 +72,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_tournament_for_arbiter(request, slug)
     if request.method == "GET":
         form, found = _picked_form(request, t)
-        return render(request, "pairing/players.html", _players_context(t, form, found))
+        return render(request, "pairing/players.html", _players_context(t, form, found, request))
     form = PlayerForm(request.POST, tournament=t)
     if request.POST.get("validate"):
         # Inline validation while typing: report what is wrong, not what is still empty.

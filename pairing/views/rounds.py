@@ -82,13 +82,17 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(request, _("%(problem)s Nothing was saved.") % {"problem": exc})
         else:
             messages.success(request, ngettext("Round %(round)s: %(n)s change saved.", "Round %(round)s: %(n)s changes saved.", len(changes)) % {"round": number, "n": len(changes)} if changes else _("No changes."))
-        return redirect(reverse("pairing:absences", args=[t.slug]) + f"?round={number}")
-    rows = [(p, byes.get(p.pk)) for p in players]
+        shown = request.POST.get("page", "")
+        return redirect(reverse("pairing:absences", args=[t.slug]) + f"?round={number}"
+                        + (f"&page={shown}" if shown.isascii() and shown.isdigit() else ""))
+    page = page_of(request, players)  # a page posts its own players' byes only
+    rows = [(p, byes.get(p.pk)) for p in page.items]
     seen = ",".join(f"{b.player_id}:{b.kind}" for b in byes.values())
     return render(
         request,
         "pairing/absences.html",
-        {"t": t, "number": number, "rows": rows, "seen": seen, "round_numbers": range(first_open, t.rounds + 1)},
+        {"t": t, "number": number, "rows": rows, "seen": seen, "page": page,
+         "round_numbers": range(first_open, t.rounds + 1)},
     )
 
 
@@ -126,17 +130,20 @@ def byes_grid(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             total = sum(len(c) for c in done.values())
             messages.success(request, ngettext("%(n)s change saved.", "%(n)s changes saved.", total) % {"n": total} if total else _("No changes."))
-        return redirect("pairing:byes_grid", slug=t.slug)
+        shown = request.POST.get("page", "")
+        return redirect(reverse("pairing:byes_grid", args=[t.slug])
+                        + (f"?page={shown}" if shown.isascii() and shown.isdigit() else ""))
     byes = {(b.player_id, b.round_number): b.kind for b in Bye.objects.filter(tournament=t, round_number__gte=first_open)}
     columns = [
         (n, ",".join(f"{pk}:{kind}" for (pk, r), kind in sorted(byes.items()) if r == n and kind != "U"))
         for n in numbers
     ]
+    page = page_of(request, players)  # a page posts its own players' byes only
     rows = [
         (p, [(n, byes.get((p.pk, n), ""), bool(p.withdrawn_from_round and p.withdrawn_from_round <= n)) for n in numbers])
-        for p in players
+        for p in page.items
     ]
-    return render(request, "pairing/byes_grid.html", {"t": t, "columns": columns, "rows": rows})
+    return render(request, "pairing/byes_grid.html", {"t": t, "columns": columns, "rows": rows, "page": page})
 
 
 def _seen_byes(raw: str) -> dict[int, str]:

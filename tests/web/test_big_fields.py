@@ -137,3 +137,51 @@ def test_any_change_but_a_later_result_recomputes_them(anon_client, chief, big, 
     change_player(big, p, save, chief, p.audit_values())
     assert "Renamed, Player" in anon_client.get(url, {"find": "Renamed"}, follow=True).content.decode()
     assert len(calls) == 3
+
+
+# ------------------------------------------------------------------ the arbiter's pages
+
+
+@pytest.fixture
+def registered(chief, tournament):
+    """450 players registered, nothing paired yet."""
+    from tests.web.helpers import add_players
+
+    add_players(tournament, N, step=4)
+    return tournament
+
+
+def test_the_players_list_of_450_is_three_pages(chief_client, registered):
+    url = reverse("pairing:players", args=[registered.slug])
+    first = chief_client.get(url).content.decode()
+    assert first.count("/players/") >= 200 and "Lines 1–200 of 450" in first and "450 players." in first
+    third = chief_client.get(url + "?page=3").content.decode()
+    assert "Lines 401–450 of 450" in third and "Player 450" in third and "Player 01<" not in third
+
+
+def test_a_page_of_the_byes_posts_and_changes_its_own_players_only(chief_client, registered):
+    from pairing.models import Bye
+
+    url = reverse("pairing:absences", args=[registered.slug])
+    page = chief_client.get(url + "?round=1&page=2").content.decode()
+    shown = re.findall(r'name="kind-(\d+)"', page)
+    assert len(shown) == 200
+    target = registered.player_set.order_by("tpn")[250]
+    assert str(target.pk) in shown
+    form = {f"kind-{pk}": "" for pk in shown} | {f"kind-{target.pk}": "H", "round": "1", "seen": "", "page": "2"}
+    response = chief_client.post(url, form)
+    assert response.status_code == 302 and response["Location"].endswith("?round=1&page=2")
+    assert list(Bye.objects.filter(tournament=registered).values_list("player_id", "kind")) == [(target.pk, "H")]
+
+
+def test_a_forbidden_pair_of_a_big_field_is_typed_by_pairing_numbers(chief_client, registered):
+    from pairing.models import ForbiddenPair
+
+    url = reverse("pairing:forbidden_pairs", args=[registered.slug])
+    page = chief_client.get(url).content.decode()
+    assert page.count("<option") < 10 and 'type="number" name="a"' in page
+    assert chief_client.post(url, {"a": "7", "b": "451"}).status_code == 400
+    assert not ForbiddenPair.objects.exists()
+    assert chief_client.post(url, {"a": "7", "b": "300"}).status_code == 302
+    pair = ForbiddenPair.objects.get()
+    assert {pair.player_a.tpn, pair.player_b.tpn} == {7, 300}
