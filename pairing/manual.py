@@ -24,6 +24,7 @@ CHAPTERS: list[tuple[str, str]] = [
     ("ratings", _("Rating lists, tournament rating, rating checks")),
     ("byes", _("Byes, absences and withdrawals")),
     ("pairing", _("Pairing a round and why")),
+    ("dutch", _("The FIDE Dutch system")),
     ("round-robin", _("Round robins")),
     ("manual-pairing", _("Changing a draft by hand, forbidden pairs")),
     ("results", _("Entering and correcting results")),

@@ -192,6 +192,7 @@ def _explanation(rnd: Round) -> dict:
     brackets = [
         {
             **b,
+            "score": figure(Decimal(b["score"]), 1),
             "upfloater_reason": readable(b["upfloater_reason"], players),
             "notes": [readable(n, players) for n in b["notes"]],
             "residents": ps(b["residents"]),

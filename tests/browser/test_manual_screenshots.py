@@ -86,6 +86,13 @@ def test_manual_screenshots_come_from_the_demo_tournament(live_server, chromium,
     box = page.locator(".explanation").bounding_box()  # its first screenful: the PAB, the top scoregroups
     _shot(page, "draft-explanation.png", taken, full_page=True,
           clip={"x": box["x"], "y": box["y"], "width": box["width"], "height": min(box["height"], 800)})
+
+    # the Dutch demo's draft of round 5: a Dutch pairing explained bracket by bracket
+    page.goto(f"{live_server.url}/t/demo-dutch/round/5/")
+    page.wait_for_selector(".explanation .bracket")
+    box = page.locator(".explanation").bounding_box()
+    _shot(page, "draft-explanation-dutch.png", taken, full_page=True,
+          clip={"x": box["x"], "y": box["y"], "width": box["width"], "height": min(box["height"], 900)})
     context.close()
 
     # the same standings in Russian, as a visitor who chose it

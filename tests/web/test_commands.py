@@ -23,6 +23,27 @@ def test_demo_builds_a_tournament_in_progress_and_is_idempotent(db, settings):
     assert 0 < done < total
 
 
+def test_demo_has_a_dutch_tournament_of_the_same_size_with_a_draft_to_read(db, settings):
+    """The Dutch section of the demo (issue 34): 40 players, 9 rounds, the FIDE Dutch
+    system, rounds 1-4 complete and round 5 a draft with the Dutch explanation; a run on a
+    database that has only the Dubov demo adds it, and a second run changes nothing."""
+    settings.DEBUG = True
+    call_command("demo", stdout=io.StringIO())
+    Tournament.objects.filter(slug="demo-dutch").delete()  # a database from before the Dutch demo
+    out = io.StringIO()
+    call_command("demo", stdout=out)
+    assert "Demo tournament already there." in out.getvalue() and "Dutch demo tournament created." in out.getvalue()
+    call_command("demo", stdout=out)
+    t = Tournament.objects.get(slug="demo-dutch")
+    assert (t.system, t.player_set.count(), t.rounds, t.public) == ("dutch", 40, 9, True)
+    statuses = list(t.round_set.order_by("number").values_list("status", flat=True))
+    assert statuses == [RoundStatus.COMPLETE] * 4 + [RoundStatus.DRAFT]
+    draft = t.round_set.get(number=5)
+    assert draft.explanation["system"] == "dutch" and draft.explanation["brackets"]
+    assert t.player_set.filter(withdrawn_from_round=4).count() == 1
+    assert Tournament.objects.filter(slug__in=["demo-open", "demo-dutch"]).count() == 2
+
+
 def test_no_migration_is_missing(db):
     out = io.StringIO()
     call_command("makemigrations", "--check", "--dry-run", stdout=out)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
@@ -153,12 +154,15 @@ def test_the_draft_explains_each_dutch_bracket(chief_client, dutch):
     assert "(FIDE Dutch system)" in explanation
     pab = rnd.pab().player
     assert f"<strong>{pab.name}</strong> (No {pab.tpn})" in explanation
-    assert "Eligible ([C2]" in explanation and "[C5]" in explanation
+    eligible = rnd.explanation["bye"]["eligible"]
+    assert f"{len(eligible)} players eligible ([C2]" in explanation and "[C5]" in explanation
+    first = dutch.player_set.get(pk=eligible[0])
+    assert f"</summary> {first.tpn}. {first.name};" in explanation
     ex = rnd.explanation
     brackets = ex["brackets"]
     assert explanation.count('<section class="bracket"') == len(brackets)
-    for b in brackets:
-        assert f"Bracket {b['score']}" in explanation
+    for b in brackets:  # scores as the tables write them: 3, 2.5 (not 3.0)
+        assert f"Bracket {Decimal(b['score']).normalize():f}</h3>" in explanation
     # a bracket with an MDP: "paired here" names it, and its pair is marked
     with_mdp = next(b for b in brackets if b["moved_down"])
     mdp = dutch.player_set.get(pk=with_mdp["moved_down"][0])
@@ -406,8 +410,24 @@ def test_the_players_form_of_a_dutch_tournament_cites_the_general_rule(chief_cli
     assert "C.04.2 2.1" in page and "Dubov 1.1" not in page
 
 
-def test_check_this_tournament_runs_the_dutch_checker(dutch):
-    from pairing.services import tournament_check
+def test_check_this_tournament_runs_the_dutch_checker_and_finds_a_hand_made_round(chief_client, dutch):
+    """"Check this tournament" (the background job) gives the tournament's rating report to
+    ``python -m pairing.engine --dutch FILE -c``: rounds the Dutch engine paired check clean,
+    a round whose colours were reversed by hand is the finding."""
+    from pairing import tasks
+    from pairing.models import JobKind, JobStatus
+    from pairing.services import jobs, tournament_check
+    from tests.web.helpers import hand_changed_round
 
-    assert tournament_check.command(dutch, "x.trf")[-3:] == ["--dutch", "x.trf", "-c"]
-    assert tournament_check.shown_command(dutch) == f"python -m pairing.engine --dutch {dutch.slug}.trf -c"
+    add_players(dutch, 9)
+    for results in ({0: GameResult.DRAW}, {1: GameResult.BLACK_WINS}):
+        play_round(dutch, results=results)
+    board = hand_changed_round(dutch)  # round 3, board 1's colours reversed
+    job = tasks.start(JobKind.TOURNAMENT_CHECK, user=dutch.owner, tournament=dutch)
+    jobs.run(job.pk, tournament_check.run, worker_id="test")
+    job.refresh_from_db()
+    assert job.status == JobStatus.DONE
+    assert job.result["command"] == f"python -m pairing.engine --dutch {dutch.slug}.trf -c"
+    assert job.result["differing"] == [3] and job.result["standings"] == []
+    white, black = board.white.tpn, board.black.tpn
+    assert job.result["rounds"][2]["lines"] == [f"board 1: engine {white}-{black}, file {black}-{white} (colours swapped)"]

@@ -180,6 +180,20 @@ def test_a_draft_round_and_its_explanation_read_in_russian(demo):
     assert not problems, "untranslated strings:\n" + "\n".join(problems)
 
 
+def test_the_dutch_demo_and_its_draft_explanation_read_in_russian(demo):
+    """Every page of the Dutch demo (issue 34), its draft of round 5 with the Dutch
+    explanation among them, for its arbiter and for a visitor."""
+    t = Tournament.objects.get(slug="demo-dutch")
+    allowed = CODES | _names()
+    pages = [url for url in _pages(t) if not url.endswith("/aro/")]  # a Dutch tournament has none
+    problems = _check(_client("arbiter"), pages, allowed)
+    draft = _client("arbiter").get(reverse("pairing:round", args=[t.slug, 5]), **RU).content.decode()
+    assert "Группа жеребьёвки" in draft and "голландская система ФИДЕ" in draft
+    problems += _check(Client(), [reverse(f"pairing:{n}", args=[t.slug]) for n in ("tournament", "standings", "crosstable")]
+                       + [reverse("pairing:round", args=[t.slug, 4])], allowed)
+    assert not problems, "untranslated strings:\n" + "\n".join(problems)
+
+
 def test_a_round_robin_and_a_long_event_read_in_russian(demo):
     """The pages only these have: Berger numbers, the square crosstable, the Berger round's
     note, the ratings per round of an event over 30 days."""

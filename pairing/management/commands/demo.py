@@ -1,5 +1,7 @@
-"""A demo arbiter and a realistic tournament: 40 players, 9 rounds, three rounds played,
-round 4 in progress.  Idempotent: a second run only prints the credentials."""
+"""A demo arbiter and two realistic tournaments of 40 players and 9 rounds each: the Dubov
+one with three rounds played and round 4 in progress, the Dutch one with four rounds
+played and round 5 paired as a draft (its explanation to read).  Idempotent: a second run
+creates only what is missing and prints the credentials."""
 
 from __future__ import annotations
 
@@ -11,9 +13,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from pairing.models import Bye, ByeKind, ColourMethod, GameResult, Player, Tournament
+from pairing.models import Bye, ByeKind, ColourMethod, GameResult, PairingSystem, Player, Tournament
 from pairing.services import rounds
 from pairing.services.numbering import renumber
+from pairing.services.players import withdraw
 from pairing.services.results import record_result
 from pairing.services.rounds import publish
 
@@ -21,6 +24,7 @@ USERNAME = "arbiter"
 PASSWORD = "dubov-demo"
 DEPUTY = "deputy"
 SLUG = "demo-open"
+DUTCH_SLUG = "demo-dutch"
 
 FAMILY = [
     "Novak", "Schmidt", "Rossi", "Kowalski", "Petrov", "Jensen", "Horvat", "Dubois", "Silva", "Nagy",
@@ -70,11 +74,13 @@ class Command(BaseCommand):
         if created:
             deputy.set_password(PASSWORD)
             deputy.save()
-        if not Tournament.objects.filter(slug=SLUG).exists():
-            self._tournament(user, deputy)
-            self.stdout.write(self.style.SUCCESS("Demo tournament created."))
-        else:
-            self.stdout.write("Demo tournament already there.")
+        for slug, make, name in ((SLUG, self._tournament, "Demo tournament"),
+                                 (DUTCH_SLUG, self._dutch_tournament, "Dutch demo tournament")):
+            if not Tournament.objects.filter(slug=slug).exists():
+                make(user, deputy)
+                self.stdout.write(self.style.SUCCESS(f"{name} created."))
+            else:
+                self.stdout.write(f"{name} already there.")
         self.stdout.write(
             f"Demo login: username {USERNAME!r}, password {PASSWORD!r} "
             f"(deputy: {DEPUTY!r}, same password) -> http://127.0.0.1:8000/"
@@ -99,24 +105,7 @@ class Command(BaseCommand):
                 owner=user,
             )
             t.deputies.add(deputy)
-            titles = ["GM", "IM", "IM", "FM", "WGM", "FM", "CM", "WIM", "FM", "CM", "WFM"]
-            for i in range(40):
-                rating = 2520 - i * 26 - rng.randint(0, 20)
-                Player.objects.create(
-                    tournament=t,
-                    title=titles[i] if i < len(titles) else "",
-                    name=f"{FAMILY[i]}, {GIVEN[i]}",
-                    rating=rating if i < 38 else 1200,
-                    rating_provisional=i >= 38,
-                    federation=FEDS[i % len(FEDS)],
-                    fide_id="" if i >= 38 else str(1400000 + i * 7919),
-                    birth_date=datetime.date(1960 + (i * 7) % 50, 1 + i % 12, 1 + (i * 3) % 28),
-                    sex="f" if GIVEN[i] in {"Anna", "Elena", "Claire", "Zsofia", "Maria", "Ines", "Karin", "Lena",
-                                            "Nina", "Giulia", "Ana", "Lucia", "Mia", "Sara", "Eva", "Petra",
-                                            "Beatriz", "Greta"} else "m",
-                    club=f"ŠK {['Ljubljana', 'Maribor', 'Celje', 'Koper'][i % 4]}",
-                )
-            renumber(t)
+            _players(t, rng)
             players = list(t.player_set.order_by("tpn"))
             # A requested half-point bye in round 2 and a zero-point bye in round 4.
             Bye.objects.create(tournament=t, player=players[17], round_number=2, kind=ByeKind.HALF)
@@ -128,3 +117,62 @@ class Command(BaseCommand):
                 entered = games if number < 4 else games[: len(games) // 2]
                 for g in entered:
                     record_result(g, _result(rng, g.white, g.black), user)
+
+    def _dutch_tournament(self, user, deputy) -> None:
+        """The same size as the Dubov demo, paired with the FIDE Dutch system: rounds 1-4
+        complete (a half-point bye in round 2, a withdrawal after round 3), round 5 a draft."""
+        rng = random.Random(2027)
+        with transaction.atomic():
+            t = Tournament.objects.create(
+                slug=DUTCH_SLUG,
+                name="Demo Dutch Open 2026",
+                place="Maribor",
+                federation="SLO",
+                start_date=datetime.date(2026, 12, 4),
+                end_date=datetime.date(2026, 12, 12),
+                time_control="90+30",
+                rounds=9,
+                system=PairingSystem.DUTCH,
+                initial_colour="b",
+                initial_colour_method=ColourMethod.LOT,
+                tiebreaks="BH-C1, BH, SB, DE",
+                public=True,
+                owner=user,
+            )
+            t.deputies.add(deputy)
+            _players(t, rng, shift=13)
+            players = list(t.player_set.order_by("tpn"))
+            Bye.objects.create(tournament=t, player=players[21], round_number=2, kind=ByeKind.HALF)
+            for number in range(1, 6):
+                rnd = rounds.pair_next_round(t, user)
+                if number == 5:
+                    break  # the draft: its explanation is on the round's page
+                publish(rnd, user)
+                for g in rnd.games():
+                    record_result(g, _result(rng, g.white, g.black), user)
+                if number == 3:
+                    withdraw(players[35], 4, user)
+
+
+def _players(t: Tournament, rng: random.Random, shift: int = 0) -> None:
+    """40 players, titled at the top, the last two unrated (a provisional rating); given
+    names shifted by ``shift`` so that two demo fields are not the same people."""
+    titles = ["GM", "IM", "IM", "FM", "WGM", "FM", "CM", "WIM", "FM", "CM", "WFM"]
+    women = {"Anna", "Elena", "Claire", "Zsofia", "Maria", "Ines", "Karin", "Lena", "Nina", "Giulia", "Ana",
+             "Lucia", "Mia", "Sara", "Eva", "Petra", "Beatriz", "Greta"}
+    for i in range(40):
+        rating = 2520 - i * 26 - rng.randint(0, 20)
+        given = GIVEN[(i + shift) % len(GIVEN)]
+        Player.objects.create(
+            tournament=t,
+            title=titles[i] if i < len(titles) else "",
+            name=f"{FAMILY[i]}, {given}",
+            rating=rating if i < 38 else 1200,
+            rating_provisional=i >= 38,
+            federation=FEDS[i % len(FEDS)],
+            fide_id="" if i >= 38 else str(1400000 + (i + shift) * 7919),
+            birth_date=datetime.date(1960 + (i * 7) % 50, 1 + i % 12, 1 + (i * 3) % 28),
+            sex="f" if given in women else "m",
+            club=f"ŠK {['Ljubljana', 'Maribor', 'Celje', 'Koper'][i % 4]}",
+        )
+    renumber(t)
