@@ -1,7 +1,8 @@
 """Issue 32, defect 1, as a property: the rating report the app writes is re-paired
-identically, every round, by the engine's checker (``python -m pairing.engine --dubov -c``),
-over events run through the services: unrated players with provisional ratings, late
-entries, withdrawals, requested byes, forfeits and Baku acceleration.
+identically, every round, by the engine's checker (``python -m pairing.engine --dubov -c``,
+and ``--dutch`` for a tournament of the Dutch system, issue 34), over events run through
+the services: unrated players with provisional ratings, late entries, withdrawals,
+requested byes, forfeits and Baku acceleration.
 
 The suite draws a few events (the same ones every run: the hypothesis profile is
 derandomised); ``REPORT_EVENTS=500`` draws that many, and ``REPORT_TALLY=FILE`` writes
@@ -48,20 +49,21 @@ class Event:
     late: int
     withdrawn: int
     baku: bool
+    system: str = "dubov"
 
 
 def _add(t: Tournament, rng: random.Random, name: str, unrated: bool) -> None:
     Player.objects.create(tournament=t, name=name, rating=rng.randint(1100, 2600), rating_provisional=unrated)
 
 
-def run_event(owner, seed: int, *, late_entries: bool = True) -> tuple[Tournament, Event]:
+def run_event(owner, seed: int, *, late_entries: bool = True, system: str = "dubov") -> tuple[Tournament, Event]:
     """An event of ``seed`` played through the services, round by round, to its last
     round or to a round the engine cannot pair."""
     rng = random.Random(seed)
     n = rng.randint(8, 22)
     total = rng.randint(4, min(9, n - 1))
     baku = rng.random() < 0.5
-    t = Tournament.objects.create(slug=f"e{seed}", name=f"Event {seed}", rounds=total, owner=owner,
+    t = Tournament.objects.create(slug=f"e{seed}", name=f"Event {seed}", rounds=total, owner=owner, system=system,
                                   acceleration=AccelerationMethod.BAKU if baku else AccelerationMethod.NONE)
     unrated = rng.randint(1, 3)
     for i in range(n):
@@ -91,14 +93,14 @@ def run_event(owner, seed: int, *, late_entries: bool = True) -> tuple[Tournamen
         for g in rnd.games():
             record_result(g, rng.choice(RESULTS))
         played = number
-    return Tournament.objects.get(pk=t.pk), Event(seed, n, total, played, unrated, late, withdrawn, baku)
+    return Tournament.objects.get(pk=t.pk), Event(seed, n, total, played, unrated, late, withdrawn, baku, system)
 
 
-def check(text: str, path: Path) -> tuple[int, str]:
+def check(text: str, path: Path, system: str = "dubov") -> tuple[int, str]:
     path.write_text(text)
     out = io.StringIO()
     with redirect_stdout(out), redirect_stderr(out):
-        code = engine_main(["--dubov", str(path), "-c"])
+        code = engine_main([f"--{system}", str(path), "-c"])
     return code, out.getvalue()
 
 
@@ -106,17 +108,13 @@ class _Undo(Exception):
     pass
 
 
-@settings(max_examples=EVENTS, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                     HealthCheck.too_slow])
-@given(seed=st.integers(1, 10**6))
-@pytest.mark.django_db
-def test_issue_32_1_every_rating_report_re_pairs_itself_round_by_round(chief, tmp_path, seed):
+def _event_checked(owner, tmp_path, seed: int, system: str) -> None:
     try:
         with transaction.atomic():
-            t, event = run_event(chief, seed, late_entries=True)
+            t, event = run_event(owner, seed, late_entries=True, system=system)
             if event.played:
                 assert not Game.objects.filter(round__tournament=t, result="").exists()
-                code, out = check(interchange.export_trf(t), tmp_path / f"r{seed}.trf")
+                code, out = check(interchange.export_trf(t), tmp_path / f"r{seed}.trf", system)
                 if TALLY:
                     with open(TALLY, "a", encoding="utf-8") as f:
                         f.write(json.dumps({**asdict(event), "identical": code == 0}) + "\n")
@@ -124,3 +122,21 @@ def test_issue_32_1_every_rating_report_re_pairs_itself_round_by_round(chief, tm
             raise _Undo
     except _Undo:
         pass
+
+
+@settings(max_examples=EVENTS, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                     HealthCheck.too_slow])
+@given(seed=st.integers(1, 10**6))
+@pytest.mark.django_db
+def test_issue_32_1_every_rating_report_re_pairs_itself_round_by_round(chief, tmp_path, seed):
+    _event_checked(chief, tmp_path, seed, "dubov")
+
+
+@settings(max_examples=EVENTS, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                     HealthCheck.too_slow])
+@given(seed=st.integers(1, 10**6))
+@pytest.mark.django_db
+def test_issue_34_every_dutch_rating_report_re_pairs_itself_round_by_round(chief, tmp_path, seed):
+    """The same events paired with the FIDE Dutch system: the report says FIDE_DUTCH and
+    ``--dutch -c`` re-pairs every round of it as the app paired it."""
+    _event_checked(chief, tmp_path, seed, "dutch")
