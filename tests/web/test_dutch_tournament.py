@@ -60,6 +60,18 @@ def test_another_arbiter_creates_their_own_dutch_tournament_and_not_the_chiefs(s
     assert Tournament.objects.get(pk=dutch.pk).system == "dutch"
 
 
+def test_the_deputy_sets_up_the_chiefs_tournament_as_a_dutch_one_before_round_one(deputy_client, tournament):
+    """The deputy of a tournament created with the default system switches it to Dutch on
+    the settings page (round 1 not yet published): saved, and in the audit trail."""
+    response = deputy_client.post(reverse("pairing:settings", args=[tournament.slug]), {
+        **GOOD, "slug": tournament.slug, "system": "dutch", "seen": shown_version(tournament)})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.system == "dutch"
+    change = AuditEntry.objects.filter(tournament=tournament, action="settings").latest("at")
+    assert (change.before["system"], change.after["system"]) == ("dubov", "dutch")
+
+
 def test_an_anonymous_visitor_creates_nothing(anon_client):
     response = anon_client.post(reverse("pairing:tournament_create"), {**GOOD, "system": "dutch"})
     assert response.status_code == 302 and "/login/" in response["Location"]
@@ -376,7 +388,8 @@ def test_every_page_of_a_dutch_tournament_names_the_dutch_system_and_never_dubov
     overview = _visible_text(chief_client.get(reverse("pairing:tournament", args=[slug])).content.decode())
     assert "5 rounds, FIDE Dutch system" in overview
     urls = [reverse(f"pairing:{name}", args=[slug]) for name in (
-        "tournament", "settings", "players", "absences", "standings", "crosstable", "fide_mode")]
+        "tournament", "settings", "players", "absences", "standings", "crosstable", "fide_mode", "byes_grid",
+        "forbidden_pairs", "tie_details", "pairing_numbers", "players_import", "trf_import", "audit", "deputies")]
     urls += [reverse("pairing:round", args=[slug, 1]), reverse("pairing:round", args=[slug, 2]),
              reverse("pairing:player_edit", args=[slug, player.pk]),
              reverse("pairing:player_card", args=[slug, player.tpn])]
