@@ -160,6 +160,45 @@ def measure(client, url: str, before) -> dict:
             "kb": round(len(response.content) / 1024), "queries": queries}
 
 
+def arbiter_round(t, client) -> list[dict]:
+    """The arbiter's round at this size, each step timed through the views: the missing
+    results (the last one timed), pairing the next round (the engine and the draft
+    stored), the draft page, publishing, and the published round's page."""
+    from django.urls import reverse
+
+    from pairing.models import Game, GameResult
+
+    rows = []
+
+    def step(name, method, url, data=None, expect=(200,)):
+        start = time.perf_counter()
+        response = client.post(url, data or {}) if method == "POST" else client.get(url)
+        took = time.perf_counter() - start
+        assert response.status_code in expect, (name, response.status_code)
+        row = {"who": "arbiter", "page": name, "url": url, "cold_ms": None, "first_ms": round(took * 1000),
+               "again_ms": None, "kb": round(len(response.content) / 1024), "queries": None}
+        rows.append(row)
+        print(f"| arbiter | {name} | | {row['first_ms']} ms | | {row['kb']:,} | |", flush=True)
+        return response
+
+    pending = list(Game.objects.filter(round__tournament=t, result="").select_related("round").order_by("board"))
+    for g in pending:
+        url = reverse("pairing:game_result", args=[t.slug, g.round.number, g.pk])
+        if g is pending[-1]:  # the one that completes the round
+            step(f"result, board {g.board} of round {g.round.number}", "POST", url,
+                 {"result": GameResult.DRAW, "expected": ""}, expect=(302,))
+        else:
+            client.post(url, {"result": GameResult.DRAW, "expected": ""})
+    response = step("pair the next round (engine, draft stored)", "POST", reverse("pairing:pair_next", args=[t.slug]),
+                    expect=(302,))
+    draft = response["Location"]
+    step("the draft page", "GET", draft)
+    number = int(draft.rstrip("/").rsplit("/", 1)[1])
+    step(f"publish round {number}", "POST", reverse("pairing:round_publish", args=[t.slug, number]), expect=(302,))
+    step(f"round {number}: results entry", "GET", reverse("pairing:round", args=[t.slug, number]))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
@@ -173,6 +212,9 @@ def main() -> None:
                              "player's rating")
     parser.add_argument("--keep", action="store_true", help="keep the PostgreSQL database (its name is printed)")
     parser.add_argument("--reuse", help="a PostgreSQL database kept by --keep: skip the building")
+    parser.add_argument("--round", action="store_true",
+                        help="then the arbiter's round: the last results, pair the next round, its draft page, "
+                             "publish, its page (changes the database: the next run has one more round)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
@@ -223,6 +265,8 @@ def run(args) -> None:
         rows.append(row)
         print(f"| {who} | {name} | {row['cold_ms']} ms | {row['first_ms']} ms | {row['again_ms']} ms "
               f"| {row['kb']:,} | {row['queries']} |", flush=True)
+    if args.round:
+        rows += arbiter_round(t, arbiter)
     if args.json:
         args.json.write_text(json.dumps({"players": args.players, "played": args.played, "change": args.change,
                                          "load_average": os.getloadavg(), "rows": rows}, indent=2))
