@@ -207,6 +207,24 @@ def test_the_explanation_names_the_residents_an_exchange_moved(chief_client, dut
     assert f"S1: 1. {p1.name}; 3. {p3.name} · S2: 2. {p2.name}; 4. {p4.name}" in page
 
 
+def test_namesakes_are_told_apart_in_a_dutch_explanation(chief_client, dutch):
+    """Two players called "Novak, Ana" (SLO and CRO): every list of the Dutch explanation
+    (residents, pairs, remainder, the PAB's eligible players) names each with their
+    federation, as every page does (issue 32, item 10)."""
+    from pairing.models import Player
+    from pairing.services.numbering import renumber
+
+    add_players(dutch, 5)
+    Player.objects.create(tournament=dutch, name="Novak, Ana", rating=2000, federation="SLO")
+    Player.objects.create(tournament=dutch, name="Novak, Ana", rating=1990, federation="CRO")
+    renumber(dutch)
+    rnd = pair_next_round(dutch)
+    explanation = chief_client.get(rnd.get_absolute_url()).content.decode()
+    explanation = explanation[explanation.index('class="card explanation"'):]
+    assert "Novak, Ana (SLO)" in explanation and "Novak, Ana (CRO)" in explanation
+    assert "Novak, Ana;" not in explanation and "Novak, Ana<" not in explanation
+
+
 def test_a_dubov_draft_keeps_its_own_explanation(chief_client, tournament):
     add_players(tournament, 7)
     rnd = pair_next_round(tournament)
