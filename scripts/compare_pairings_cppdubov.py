@@ -8,6 +8,16 @@ not a dependency of the app: fetch it, build it (``cmake -DCMAKE_BUILD_TYPE=Rele
     python scripts/compare_pairings_cppdubov.py --cpp BUILD/CPPDubovSystem --ours 50000 --seed 1 --workers 2
     python scripts/compare_pairings_cppdubov.py --cpp BUILD/CPPDubovSystem --theirs 50000 --seed 1 --workers 2
 
+In ranges that add up (tournament n of a seed is the same whatever the range)::
+
+    python scripts/compare_pairings_cppdubov.py --cpp BIN --ours 5000 --start 0 --seed 1 --json ours-0.json
+    python scripts/compare_pairings_cppdubov.py --cpp BIN --theirs 1000 --start 50000 --valid 508 --json theirs-50000.json
+    python scripts/compare_pairings_cppdubov.py --merge ours-*.json
+
+``--valid K`` stops a range of ``--theirs`` once K of its generator's files were read (a
+file it could not make, or one that is not valid TRF, is counted but not compared): the way
+to top a campaign up to a round number of valid files.
+
 ``--ours``: tournaments drawn by our generator (as scripts/compare_pairings_py4swiss.py
 draws them); for every round k the tournament before round k is written as the plain
 TRF-16 CPPDubovSystem reads (001 lines, XXR, XXC, the absent players as XXZ) and it pairs
@@ -28,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import random
 import shutil
@@ -182,25 +193,52 @@ def _theirs(job):
     return guarded(one_of_theirs)(job)
 
 
+VALID = "tournaments"  # a tournament is counted only when its file was read
+
+
+def merge(paths: list[Path]) -> int:
+    tally: Counter = Counter()
+    for path in paths:
+        tally.update(json.loads(path.read_text())["tally"])
+    print(f"{len(paths)} runs: {dict(sorted(tally.items()))}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--cpp", required=True, help="the CPPDubovSystem binary")
-    way = ap.add_mutually_exclusive_group(required=True)
+    ap.add_argument("--cpp", help="the CPPDubovSystem binary")
+    way = ap.add_mutually_exclusive_group()
     way.add_argument("--ours", type=int, help="tournaments from our generator through CPPDubovSystem")
     way.add_argument("--theirs", type=int, help="tournaments from CPPDubovSystem's generator through ours")
+    way.add_argument("--merge", type=Path, nargs="+", help="add up the figures of earlier runs (--json) and stop")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--start", type=int, default=0, help="first tournament of the seed's sequence")
+    ap.add_argument("--valid", type=int, help="--theirs: stop once this many of its files were read")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--keep", type=Path, help="keep the differing files here")
+    ap.add_argument("--json", type=Path, help="write the figures here (for --merge)")
     ap.add_argument("--show", action="append", default=[],
                     help="also print every differing round whose kind contains this text (repeatable)")
     args = ap.parse_args(argv)
+    if args.merge:
+        return merge(args.merge)
+    if args.ours is None and args.theirs is None:
+        ap.error("one of --ours, --theirs or --merge is required")
+    if not args.cpp:
+        ap.error("--cpp is required")
     count = args.ours if args.ours is not None else args.theirs
     task = _ours if args.ours is not None else _theirs
-    jobs = [(n, args.seed, args.cpp, str(args.keep) if args.keep else None) for n in range(count)]
-    total, examples = Counter(), []
-    with Pool(args.workers) as pool:
-        for i, (tally, kept) in enumerate(pool.imap_unordered(task, jobs, chunksize=10), start=1):
+    jobs = [(n, args.seed, args.cpp, str(args.keep) if args.keep else None)
+            for n in range(args.start, args.start + count)]
+    total, examples, last = Counter(), [], args.start - 1
+    started = datetime.datetime.now(tz=datetime.UTC)
+    pool = Pool(args.workers) if args.workers > 1 else None
+    # in order, so that a --valid range ends at a tournament number
+    results = pool.imap(task, jobs, chunksize=10) if pool else map(task, jobs)
+    try:
+        for i, (tally, kept) in enumerate(results, start=1):
             total.update(tally)
+            last = args.start + i - 1
             urgent = [line for line in kept if "OURS" in line or "Error" in line]
             for line in kept:
                 if any(text in line for text in args.show):
@@ -208,10 +246,21 @@ def main(argv: list[str] | None = None) -> int:
             examples.extend(urgent + [line for line in kept if line not in urgent][: max(0, 200 - len(examples))])
             if i % 500 == 0:
                 print(f"... {i} tournaments, {dict(total)}", flush=True)
+            if args.valid is not None and total[VALID] >= args.valid:
+                break
+    finally:
+        if pool:
+            pool.terminate()
     print(dict(total))
     ours_first = sorted(examples, key=lambda line: "OURS" not in line and "Error" not in line)
     for line in ours_first[:80]:
         print(" ", line)
+    if args.json:
+        seconds = (datetime.datetime.now(tz=datetime.UTC) - started).total_seconds()
+        args.json.write_text(json.dumps({
+            "way": "ours" if args.ours is not None else "theirs", "seed": args.seed, "start": args.start,
+            "last": last, "seconds": round(seconds), "tally": dict(total), "examples": ours_first[:200],
+        }, indent=1))
     return 0
 
 
