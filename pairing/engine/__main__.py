@@ -12,11 +12,15 @@ of pairs and then one ``white black`` line per board in board order (starting ra
 the pairing-allocated bye last as ``id 0`` (counted as a pair).  ``--explain`` adds a
 readable trace of the engine's decisions (to standard output, after the pairing).
 
-``-c``: re-pair every round of the file from the rounds before it (byes and absences
-as recorded in that round) and print each difference board by board.
+``-c`` (:mod:`.checker`): re-pair every round of the file from the rounds before it
+(byes and absences as recorded in that round) and print each difference board by board;
+compare the acceleration (250 records) with the group A the rules give; recompute every
+player's points and rank (with the file's 202 tie-break list, or by points only, saying
+the tie-breaks were not checked) and report each difference.
 
-``-c`` also recomputes every player's points and rank (with the file's 202 tie-break
-list) and reports each difference.
+A file whose encoded type (192) names Baku acceleration but which has no 250 record is
+paired with the acceleration the rules give (C.04.5.1, group A from the players paired
+in round 1), never as a plain Swiss; standard error says so and names the group.
 
 ``-g``: write a random tournament, every round paired by this engine (``--fast``: a
 plausible but not Dubov-paired history, for benchmarks), as TRF-2026 (062, 072, 092,
@@ -37,21 +41,19 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TextIO
 
-from .model import (
-    Colour,
-    EngineError,
-    Explanation,
-    InvalidSnapshot,
-    NoLegalPairing,
-    Pairing,
-    Result,
-    Snapshot,
-    System,
+from .acceleration import ranges
+from .checker import (
+    PLACEHOLDER_RATING,  # noqa: F401 - part of the command line's names
+    InputError,
+    no_pairing_message,
+    pair_from_file,
+    read,
+    run_check,
 )
-from .trf import TrfError, TrfTournament, parse_trf
+from .model import EngineError, Explanation, NoLegalPairing, Pairing, System
+from .trf import TrfTournament
 
 EXIT_OK = 0
 EXIT_NO_PAIRING = 1
@@ -59,30 +61,9 @@ EXIT_USAGE = 2
 EXIT_INVALID = 3
 EXIT_DIFFERENCES = 4
 
-PLACEHOLDER_RATING = 1000  # only to decide whether any legal pairing exists (rating-free)
-
-
-class _InputError(Exception):
-    """Invalid input: the message is already the one line(s) to print."""
-
-
-def _pair_round(snapshot: Snapshot) -> Pairing:
-    from . import pair_round  # late import: the engine module is loaded only when pairing
-
-    return pair_round(snapshot)
-
-
-def _read(path: str) -> TrfTournament:
-    try:
-        text = Path(path).read_bytes().decode("utf-8", errors="replace")
-    except OSError as exc:
-        raise _InputError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
-    try:
-        return parse_trf(text)
-    except TrfError as exc:
-        raise _InputError(
-            "\n".join(f"{path}:{p.line}:{p.column}: {p.message}" for p in exc.problems)
-        ) from None
+# the names the comparison scripts and tests have used
+_InputError = InputError
+_pair_from_file = pair_from_file
 
 
 def _warn_system(t: TrfTournament, path: str, system: System) -> None:
@@ -106,46 +87,15 @@ def _warn_unsupported(t: TrfTournament, path: str) -> None:
             )
 
 
-def _missing_ratings(t: TrfTournament) -> list[int]:
-    return [pid for pid, rating in t.pairing_ratings().items() if rating is None]
-
-
-def _no_pairing_message(round_number: int, exc: NoLegalPairing, system: System = System.DUBOV) -> str:
-    players = ", ".join(str(p) for p in exc.players) or "(not named by the engine)"
-    article = "Dutch 1.9.3" if system is System.DUTCH else "Dubov 1.8.3"
-    return (
-        f"round {round_number} cannot be completed: there is no legal pairing ({article}, the arbiter "
-        f"decides). Players who cannot be paired: {players}. Engine: {exc}"
-    )
-
-
-def _pair_from_file(t: TrfTournament, path: str, round_number: int | None,
-                    system: System = System.DUBOV) -> tuple[Snapshot, Pairing]:
-    """Snapshot and pairing, or _InputError / NoLegalPairing.
-
-    A file without ratings is invalid input (Dubov 1.1), except that whether any legal
-    pairing exists does not depend on ratings: when it does not, that is reported."""
-    try:
-        snapshot = t.snapshot(round_number, system=system)
-    except InvalidSnapshot as exc:
-        if _missing_ratings(t):
-            try:
-                stand_in = t.snapshot(round_number, default_rating=PLACEHOLDER_RATING, system=system)
-            except InvalidSnapshot:
-                raise _InputError(f"{path}: {exc}") from None
-            try:
-                _pair_round(stand_in)
-            except NoLegalPairing:
-                raise
-            except EngineError:
-                pass
-        raise _InputError(f"{path}: {exc}") from None
-    try:
-        return snapshot, _pair_round(snapshot)
-    except NoLegalPairing:
-        raise
-    except EngineError as exc:
-        raise _InputError(f"{path}: {exc}") from None
+def _warn_acceleration(t: TrfTournament, path: str) -> None:
+    """A 192 code naming Baku acceleration without 250 records: paired with the
+    acceleration the rules give (:meth:`TrfTournament.snapshot`); say which."""
+    if t.baku_coded() and not t.acceleration() and t.total_rounds is not None:
+        rules = t.group_a_by_the_rules()
+        print(f"{path}: warning: the encoded type (192) names Baku acceleration but the file has no 250 record: "
+              f"paired with the acceleration the rules give (C.04.5.1): group A players {ranges(rules.players)} "
+              f"({rules.paired} players paired in round 1, the first {rules.size} of them and everyone ranked above "
+              f"the last)", file=sys.stderr)
 
 
 def _write_pairing(pairing: Pairing, out: TextIO) -> None:
@@ -233,15 +183,16 @@ def format_explanation(expl: Explanation, round_number: int | None = None, syste
 
 
 def _cmd_pair(args: argparse.Namespace) -> int:
-    t = _read(args.file)
+    t = read(args.file)
     _warn_unsupported(t, args.file)
     _warn_system(t, args.file, _system(args))
+    _warn_acceleration(t, args.file)
     round_number = args.round
     shown = round_number if round_number is not None else t.rounds_played() + 1
     try:
-        _, pairing = _pair_from_file(t, args.file, round_number, _system(args))
+        _, pairing = pair_from_file(t, args.file, round_number, _system(args))
     except NoLegalPairing as exc:
-        print(_no_pairing_message(shown, exc, _system(args)), file=sys.stderr)
+        print(no_pairing_message(shown, exc, _system(args)), file=sys.stderr)
         return EXIT_NO_PAIRING
     if args.pair in (None, "-"):
         _write_pairing(pairing, sys.stdout)
@@ -252,145 +203,17 @@ def _cmd_pair(args: argparse.Namespace) -> int:
             with open(args.pair, "w", encoding="utf-8", newline="\n") as fh:
                 _write_pairing(pairing, fh)
         except OSError as exc:
-            raise _InputError(f"{args.pair}: cannot write the pairing: {exc.strerror or exc}") from None
+            raise InputError(f"{args.pair}: cannot write the pairing: {exc.strerror or exc}") from None
         if args.explain:
             sys.stdout.write(format_explanation(pairing.explanation, pairing.round_number, _system(args)))
     return EXIT_OK
 
 
-# ---------------------------------------------------------------- -c
-
-
-def _recorded_round(
-    t: TrfTournament, k: int
-) -> tuple[dict[frozenset[int], tuple[int, int] | None], int | None]:
-    """Round k as recorded: {pair: (white, black) or None if no colours}, PAB player."""
-    pairs: dict[frozenset[int], tuple[int, int] | None] = {}
-    pab = None
-    for p in t.players:
-        if len(p.history) < k:
-            continue
-        e = p.history[k - 1]
-        if e.result is Result.PAIRING_BYE:
-            pab = p.id
-        if e.opponent is None:
-            continue
-        key = frozenset((p.id, e.opponent))
-        if e.colour is Colour.WHITE:
-            pairs[key] = (p.id, e.opponent)
-        elif e.colour is Colour.BLACK:
-            pairs[key] = (e.opponent, p.id)
-        else:
-            pairs.setdefault(key, None)
-    return pairs, pab
-
-
-def _check_round(t: TrfTournament, path: str, k: int, system: System = System.DUBOV) -> list[str]:
-    """Differences between the file's round k and our pairing of it (empty: identical)."""
-    pairs, pab = _recorded_round(t, k)
-    opponent: dict[int, int] = {}
-    for key in pairs:
-        a, b = tuple(key)
-        opponent[a], opponent[b] = b, a
-    try:
-        _, pairing = _pair_from_file(t, path, k, system)
-    except NoLegalPairing as exc:
-        return [f"  the engine finds no legal pairing: {_no_pairing_message(k, exc, system)}"]
-    diffs: list[str] = []
-    ours: set[frozenset[int]] = set()
-    for b in pairing.boards:
-        key = frozenset((b.white, b.black))
-        ours.add(key)
-        if key in pairs:
-            rec = pairs[key]
-            if rec is None or rec == (b.white, b.black):
-                continue
-            diffs.append(
-                f"  board {b.number}: engine {b.white}-{b.black}, file {rec[0]}-{rec[1]} (colours swapped)"
-            )
-        else:
-            theirs = []
-            for pid in (b.white, b.black):
-                if pid in opponent:
-                    rec = pairs[frozenset((pid, opponent[pid]))]
-                    theirs.append(
-                        f"{rec[0]}-{rec[1]}" if rec else f"{pid}-{opponent[pid]} (colours not recorded)"
-                    )
-                elif pid == pab:
-                    theirs.append(f"{pid} bye")
-                else:
-                    theirs.append(f"{pid} not paired")
-            diffs.append(
-                f"  board {b.number}: engine {b.white}-{b.black}, file {', '.join(dict.fromkeys(theirs))}"
-            )
-    for key, rec in sorted(pairs.items(), key=lambda kv: sorted(kv[0])):
-        if key not in ours:
-            a, b = sorted(key)
-            if not any(a in o or b in o for o in ours) and pairing.bye not in key:
-                shown = f"{rec[0]}-{rec[1]}" if rec else f"{a}-{b}"
-                diffs.append(f"  file {shown}: neither player paired by the engine")
-    if pab != pairing.bye:
-        diffs.append(
-            f"  bye: engine {pairing.bye if pairing.bye is not None else 'none'}, file {pab if pab is not None else 'none'}"
-        )
-    return diffs
-
-
 def _cmd_check(args: argparse.Namespace) -> int:
-    t = _read(args.file)
+    t = read(args.file)
     _warn_unsupported(t, args.file)
     _warn_system(t, args.file, _system(args))
-    played = t.rounds_played()
-    if played == 0:
-        raise _InputError(f"{args.file}: no round has been played; nothing to check")
-    if t.total_rounds is None:
-        raise _InputError(
-            f"{args.file}: the file does not say how many rounds the tournament has (XXR n / 142)"
-        )
-    different = 0
-    for k in range(1, played + 1):
-        diffs = _check_round(t, args.file, k, _system(args))
-        if diffs:
-            different += 1
-            print(f"round {k}: {len(diffs)} difference{'s' if len(diffs) != 1 else ''}")
-            for d in diffs:
-                print(d)
-        else:
-            print(f"round {k}: identical")
-    standings = _check_standings(t, args.file, played)
-    if standings:
-        print(f"standings: {len(standings)} difference{'s' if len(standings) != 1 else ''}")
-        for d in standings:
-            print(d)
-    if different:
-        print(f"{different} of {played} rounds differ")
-    else:
-        print(f"all {played} rounds identical")
-    return EXIT_DIFFERENCES if different or standings else EXIT_OK
-
-
-def _check_standings(t: TrfTournament, path: str, played: int) -> list[str]:
-    """The file's points and ranks (001 columns 81-89) against a recomputation after
-    ``played`` rounds with the file's tie-break list (202), by the same tie-break code
-    as the web app's standings (VCL4THP Q21).  Without a 202 record only the points are
-    checked.  Players tied on everything may be in any order within their shared places
-    (a drawing of lots, or the chief arbiter's order, decided it)."""
-    from .cli_tools import standings
-
-    record = next((line for line in t.extra_lines if line[:3] == "202"), None)
-    try:
-        computed = standings(t, played, record[4:] if record is not None else None)
-    except ValueError as exc:
-        raise _InputError(f"{path}: the tie-break list (202) cannot be read: {exc}") from None
-    diffs = []
-    for p in sorted(t.players, key=lambda q: q.id):
-        points, rank, shared = computed[p.id]
-        if p.points is not None and p.points != points:
-            diffs.append(f"  player {p.id}: points {p.points} in the file, {points} computed")
-        if record is not None and p.rank is not None and rank is not None and not rank <= p.rank < rank + shared:
-            where = f"{rank}" if shared == 1 else f"{rank}-{rank + shared - 1} (tied)"
-            diffs.append(f"  player {p.id}: rank {p.rank} in the file, {where} computed ({record[4:].strip()})")
-    return diffs
+    return run_check(t, args.file, _system(args))
 
 
 # ---------------------------------------------------------------- -g
@@ -402,7 +225,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     try:
         text, seed, drawn = generated_text(args)
     except (ValueError, EngineError) as exc:
-        raise _InputError(f"generator: {exc}") from None
+        raise InputError(f"generator: {exc}") from None
     print(f"seed {seed}" + (" (drawn; --seed repeats this run)" if drawn else ""), file=sys.stderr)
     if args.output in (None, "-"):
         sys.stdout.write(text)
@@ -411,7 +234,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
             with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(text)
         except OSError as exc:
-            raise _InputError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+            raise InputError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
     return EXIT_OK
 
 
@@ -503,7 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.check:
             return _cmd_check(args)
         return _cmd_pair(args)
-    except _InputError as exc:
+    except InputError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_INVALID
     except BrokenPipeError:  # output piped into `head` and closed: not an error of ours

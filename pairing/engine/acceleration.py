@@ -14,6 +14,8 @@ checks that, since the engine pairs any point system.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
 from .model import Acceleration
@@ -26,6 +28,62 @@ def group_a_size(players: int) -> int:
     """2.1: the first half of the players rounded up to the nearest even number
     (2 * Q, Q = players / 4 rounded up): 161 players -> 82."""
     return 2 * -(-players // 4)
+
+
+@dataclass(frozen=True)
+class GroupA:
+    """Baku's GA as the rules give it (:func:`baku_group_a`), with the figures that
+    decide it: ``paired`` players paired in round 1 (N), of whom the first ``size``
+    (``2 * ceil(N / 4)``) are GA, ``last`` the last of those, ``players`` everyone at or
+    above him in pairing-number order."""
+
+    players: frozenset[int]
+    paired: int
+    size: int
+    last: int | None
+
+
+def baku_group_a(order: Sequence[int], paired: Collection[int]) -> GroupA:
+    """2.1 as docs/fide-mode.md readings 20-21 read it (VCL4THP Q111): N counts only the
+    players paired in round 1 (``paired``: a requested bye, a withdrawal or a late entry
+    is not); the last GA player is the ``2 * ceil(N / 4)``-th of them in pairing-number
+    ``order`` (every player's id, by pairing number); GA is every player at or above him
+    (a round-1 absentee or a late entry ranked above him is in GA, so GA may be odd).
+    O(players).
+
+    8 players, 3 on a round-1 bye: N = 7, size 4, the 4th of 1, 2, 4, 5, 6, 7, 8 is 5,
+    GA = 1-5."""
+    present = [pid for pid in order if pid in paired]
+    size = group_a_size(len(present))
+    if not present:
+        return GroupA(frozenset(), 0, size, None)
+    last = present[min(size, len(present)) - 1]
+    return GroupA(group_a(order, last), len(present), size, last)
+
+
+def group_a_last(order: Sequence[int], paired: Collection[int]) -> int | None:
+    """The last GA player of :func:`baku_group_a` (None when nobody is paired)."""
+    return baku_group_a(order, paired).last
+
+
+def group_a(order: Sequence[int], last: int | None) -> frozenset[int]:
+    """Reading 21: GA is every player at or above the last GA player in pairing-number
+    ``order``; empty without a last GA player."""
+    if last is None or last not in order:
+        return frozenset()
+    ordered = list(order)
+    return frozenset(ordered[: ordered.index(last) + 1])
+
+
+def ranges(ids: Collection[int]) -> str:
+    """Ids as runs, the way ``250`` records write them: {1, 2, 3, 5} -> '1-3, 5'."""
+    runs: list[list[int]] = []
+    for i in sorted(ids):
+        if runs and i == runs[-1][1] + 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in runs) or "none"
 
 
 def accelerated_rounds(total_rounds: int) -> tuple[int, int]:

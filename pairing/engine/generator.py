@@ -47,10 +47,12 @@ Choices (documented here because other code relies on them):
   player (``ratings``), or a ladder (``rating_step``): ``rating_max`` for the
   first, ``rating_step`` less for each next, plus a normal spread of standard
   deviation ``rating_spread``, never below ``rating_min``.
-* Baku acceleration (``baku``): GA is ids 1..2*ceil(M/4) of the M players present
-  from round 1 (late entries come after them, so never in GA); the virtual points go
-  into every snapshot and, by :func:`~pairing.engine.trf.from_generated`, into ``250``
-  records.
+* Baku acceleration (``baku``): as the app reads C.04.5.1 (docs/fide-mode.md readings
+  20-21): once round 1's absences are known, the last GA player is the 2*ceil(N/4)-th of
+  the N players paired in round 1 in pairing-number order; GA is everyone at or above
+  him by pairing number (a round-1 absentee or a re-slotted late entry ranked above him
+  included).  The virtual points go into every snapshot and, by
+  :func:`~pairing.engine.trf.from_generated`, into ``250`` records.
 * When the pairer raises :class:`NoLegalPairing` the simulated arbiter
   (1.8.3) excuses one of the players named in the error (else a random one)
   with a ``Z`` for that round and pairs again.
@@ -69,7 +71,7 @@ from decimal import Decimal
 
 from pairing.tiebreak_data import expected_hundredths  # FIDE's rating table: pure data
 
-from .acceleration import baku_acceleration, group_a_size
+from .acceleration import baku_acceleration, group_a, group_a_last
 from .model import (
     Acceleration,
     Colour,
@@ -106,7 +108,7 @@ class GeneratorConfig:
     forbidden_pairs: int = 0
     ratings: tuple[int, ...] | None = None  # one per player, instead of drawing them
     results: str = "elo"  # "elo": logistic expectation; "fide": FIDE's rating table (B.02 8.1.2)
-    baku: bool = False  # Baku acceleration (C.04.5.1): GA = the first 2*ceil(M/4) of the M round-1 players
+    baku: bool = False  # Baku acceleration (C.04.5.1): GA from the N players paired in round 1 (reading 20)
     points: PointSystem = field(default_factory=PointSystem)
     reslot_late: bool = False  # late entries take their TPN by rating (C.04.2 2.4), see the module's note
     system: System = System.DUBOV  # the system every snapshot names (pair_round dispatches on it)
@@ -124,6 +126,7 @@ class GeneratedTournament:
     acceleration: tuple[Acceleration, ...] = ()
     tpns: tuple[tuple[tuple[int, int], ...], ...] = ()  # per round: (id, TPN) pairs; empty: TPN = id
     system: System = System.DUBOV
+    group_a_last: int | None = None  # Baku: the last GA player's id, fixed with round 1
 
     def tpn_map(self, round_number: int) -> dict[int, int]:
         """id -> TPN when ``round_number`` is paired."""
@@ -153,9 +156,17 @@ class GeneratedTournament:
             points=self.points,
             absent=self.absences[round_number - 1],
             forbidden=self.forbidden,
-            acceleration=self.acceleration,
+            acceleration=self._acceleration_in(tpn) if self.tpns else self.acceleration,
             system=self.system,
         )
+
+    def _acceleration_in(self, tpn: dict[int, int]) -> tuple[Acceleration, ...]:
+        """Reading 21 with re-slotted numbers: GA is everyone at or above the last GA
+        player in this round's numbering."""
+        if self.group_a_last is None:
+            return self.acceleration
+        order = sorted(tpn, key=tpn.__getitem__)
+        return baku_acceleration(self.total_rounds, group_a(order, self.group_a_last))
 
 
 Pairer = Callable[[Snapshot], object]
@@ -178,8 +189,8 @@ class _Sim:
     withdrawn: set[int] = field(default_factory=set)
     absences: list[frozenset[int]] = field(default_factory=list)
     requested: dict[int, Result] = field(default_factory=dict)  # this round's requested byes
-    acceleration: tuple[Acceleration, ...] = ()
     tpns: list[tuple[tuple[int, int], ...]] = field(default_factory=list)  # per round, when re-slotting
+    group_a_last: int | None = None  # Baku: fixed by fix_group_a when round 1's absences are known
 
     @property
     def ids(self) -> list[int]:
@@ -193,6 +204,23 @@ class _Sim:
         here = sorted((p for p in self.ids if self.arrival[p] <= round_number), key=lambda p: (-self.ratings[p], p))
         later = [p for p in self.ids if self.arrival[p] > round_number]
         return {pid: i for i, pid in enumerate(here + later, start=1)}
+
+    def fix_group_a(self, absent: frozenset[int] | set[int]) -> None:
+        """Baku (readings 20-21): the last GA player from the players paired in round 1
+        (everyone not ``absent``), in round 1's pairing-number order."""
+        if self.config.baku:
+            tpn = self.tpn_of(1)
+            order = sorted(self.ids, key=tpn.__getitem__)
+            self.group_a_last = group_a_last(order, set(self.ids) - set(absent))
+
+    def acceleration_in(self, round_number: int) -> tuple[Acceleration, ...]:
+        """The virtual points when ``round_number`` is paired: GA is everyone at or above
+        the last GA player in that round's pairing-number order (reading 21)."""
+        if self.group_a_last is None:
+            return ()
+        tpn = self.tpn_of(round_number)
+        order = sorted(self.ids, key=tpn.__getitem__)
+        return baku_acceleration(self.config.rounds, group_a(order, self.group_a_last))
 
     def decide_absences(self, round_number: int) -> frozenset[int]:
         """Withdrawals and requested byes for ``round_number``; appends to absences."""
@@ -296,7 +324,7 @@ class _Sim:
             points=self.config.points,
             absent=absent,
             forbidden=self.forbidden,
-            acceleration=self.acceleration,
+            acceleration=self.acceleration_in(round_number),
             system=self.config.system,
         )
 
@@ -309,11 +337,12 @@ class _Sim:
             forbidden=self.forbidden,
             absences=tuple(self.absences),
             rounds_played=rounds_played,
-            acceleration=self.acceleration,
+            acceleration=self.acceleration_in(len(self.absences) or 1),
             tpns=tuple(tuple(sorted(self.tpn_of(k).items())) for k in range(1, len(self.absences) + 1))
             if self.config.reslot_late
             else (),
             system=self.config.system,
+            group_a_last=self.group_a_last,
         )
 
 
@@ -375,9 +404,6 @@ def _setup(config: GeneratorConfig) -> _Sim:
         initial_colour=colour,
         forbidden=frozenset(forbidden),
         histories={pid: [] for pid in ratings},
-        acceleration=baku_acceleration(config.rounds, frozenset(range(1, min(group_a_size(start), start) + 1)))
-        if config.baku
-        else (),
     )
 
 
@@ -410,6 +436,8 @@ def generate(
     for rnd in range(1, todo + 1):
         absent = set(sim.decide_absences(rnd))
         while True:
+            if rnd == 1:
+                sim.fix_group_a(absent)  # again if the arbiter excused a player (1.8.3)
             try:
                 pairing = pairer(sim.snapshot(rnd, frozenset(absent)))
                 break
@@ -425,7 +453,9 @@ def generate(
             sim.play(board.white, board.black)
         sim.close_round(rnd, pairing.bye)
     if todo < config.rounds:
-        sim.decide_absences(todo + 1)
+        upcoming = sim.decide_absences(todo + 1)
+        if todo == 0:
+            sim.fix_group_a(upcoming)  # as it would be fixed when round 1 is paired
     return sim.result(todo)
 
 
@@ -458,6 +488,8 @@ def generate_fast(config: GeneratorConfig, rounds_to_play: int | None = None) ->
         forbidden[b].add(a)
     for rnd in range(1, todo + 1):
         absent = sim.decide_absences(rnd)
+        if rnd == 1:
+            sim.fix_group_a(absent)
         present = [pid for pid in sim.ids if pid not in absent]
         keys = {pid: rng.random() for pid in present}
         present.sort(key=lambda p: (-score[p], keys[p]))
@@ -501,5 +533,7 @@ def generate_fast(config: GeneratorConfig, rounds_to_play: int | None = None) ->
         for pid in sim.ids:
             score[pid] += pts.points(sim.histories[pid][-1].result)
     if todo < config.rounds:
-        sim.decide_absences(todo + 1)
+        upcoming = sim.decide_absences(todo + 1)
+        if todo == 0:
+            sim.fix_group_a(upcoming)  # as it would be fixed when round 1 is paired
     return sim.result(todo)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from django.utils.translation import gettext
 
 from .. import engine
-from ..engine.acceleration import accelerated_rounds, is_baku
+from ..engine.acceleration import accelerated_rounds, is_baku, ranges
 from ..engine.trf import acceleration_records
 from ..models import AccelerationMethod, Player, Tournament
 
@@ -118,3 +118,49 @@ def read_trf(data, total_rounds: int, problems: list) -> int | None:
         problems.append((0, 0, gettext("The file's 250 records do not start group A at player 1.")))
         return None
     return ids[-1]
+
+
+def imported(data, total_rounds: int, played: int, problems: list) -> tuple[bool, int | None]:
+    """Whether a file being imported is Baku-accelerated (``250`` records, or a 192 code
+    naming Baku), and the starting rank of the last GA player the tournament fixes: the
+    one the rules give (:meth:`~pairing.engine.trf.TrfTournament.group_a_by_the_rules`,
+    readings 20-21), whatever the file's records say -- :func:`imported_changes` says
+    so at Level 3 when they differ.  None before round 1 is played (it is fixed when
+    round 1 is published).  A record set that is not Baku's is a problem."""
+    records = data.acceleration()
+    if records and read_trf(data, total_rounds, problems) is None:
+        return False, None
+    if not records and not data.baku_coded():
+        return False, None
+    return True, data.group_a_by_the_rules().last if played else None
+
+
+def imported_changes(data, total_rounds: int, played: int) -> list[str]:
+    """The Level-3 adjustments of :func:`imported`, with the figures (VCL4THP Q31): the
+    file's ``250`` records name another group A than the rules give, or its 192 names
+    Baku acceleration without any ``250`` record."""
+    records = data.acceleration()
+    if not (records or data.baku_coded()) or (records and not is_baku(total_rounds, records)):
+        return []
+    rules = data.group_a_by_the_rules()
+    if records and records[0].players == rules.players:
+        return []
+    absent = sorted(data.absent_in(1))
+    figures = gettext("%(n)s players paired in round 1%(absent)s; group A is the first 2·⌈%(n)s/4⌉ = %(size)s of them, "
+                      "up to player %(last)s, and everyone ranked above him: players %(group)s (C.04.5.1; a player not "
+                      "paired in round 1 is not counted)") % {
+        "n": rules.paired, "size": rules.size, "last": rules.last, "group": ranges(rules.players),
+        "absent": gettext(" (not %(ids)s)") % {"ids": ranges(absent)} if absent else ""}
+    if not played:
+        head = (gettext("The file's 250 records put players %(file)s in group A.") % {"file": ranges(records[0].players)}
+                if records else gettext("The file's type (192) names Baku acceleration but it has no 250 record: the "
+                                        "tournament is Baku-accelerated."))
+        return [head + " " + gettext("Group A is fixed by the rules when round 1 is published; as the file stands: "
+                                     "%(figures)s.") % {"figures": figures}]
+    if records:
+        return [gettext("The file's 250 records put players %(file)s in group A; the rules give %(figures)s. The "
+                        "tournament takes the rules' group A, and the file's rounds are checked with it.")
+                % {"file": ranges(records[0].players), "figures": figures}]
+    return [gettext("The file's type (192) names Baku acceleration but it has no 250 record: the tournament takes the "
+                    "acceleration the rules give, %(figures)s; the file's rounds are checked with it.")
+            % {"figures": figures}]

@@ -164,16 +164,18 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
     byes_ahead, forbidden_ahead = _scheduled_trf_records(data, played, total, problems)
     entries = _late_entries(data, played, problems)
     tiebreak_list = _read_tiebreak_record(data, problems)
-    last_ga = acceleration.read_trf(data, total, problems)
-    baku = last_ga is not None or (not played and t.acceleration == AccelerationMethod.BAKU)
+    baku_file, last_ga = acceleration.imported(data, total, played, problems)
+    baku = baku_file or (not played and t.acceleration == AccelerationMethod.BAKU)
     if baku and (data.points.win, data.points.draw, data.points.loss) != (1, Decimal("0.5"), 0):
         problems.append((0, 0, _("Baku acceleration applies only with the standard scoring (win 1, draw ½, loss 0); "
                                  "the file's points are different.")))
     if problems:
         raise ImportRefused(problems)
     reviewed = import_review.review(text, data, t)
+    reviewed.changes += acceleration.imported_changes(data, total, played)
     with translation.override("en"):  # the audit trail keeps them in English
         recorded = import_review.review(text, data, t)
+        recorded.changes += acceleration.imported_changes(data, total, played)
 
     with transaction.atomic():
         t.lock()

@@ -170,16 +170,25 @@ def test_a_malformed_250_record_is_refused_with_its_column(line, where, what):
 
 
 def test_cli_pairs_and_checks_an_accelerated_file(tmp_path: Path, capsys):
+    """Seed 5's 14 players: player 7 has a half-point bye in round 1, so N = 13 and group
+    A is the first 2*ceil(13/4) = 8 of the players paired, the last being 9: players
+    1-9 (reading 20), 1 virtual point in rounds 1-2 and 1/2 in rounds 3-4 of 7."""
     path = tmp_path / "baku.trf"
     assert main(["--dubov", "-g", "--fixed", "--players", "14", "--rounds", "7", "--seed", "5",
                  "--acceleration", "baku", "-o", str(path)]) == 0  # fmt: skip
     text = path.read_text()
-    assert "250       1.0   1   2    1    8" in text
-    assert "250       0.5   3   4    1    8" in text
+    assert "0000 - H" in next(x for x in text.splitlines() if x.startswith("001    7"))
+    assert "250       1.0   1   2    1    9" in text
+    assert "250       0.5   3   4    1    9" in text
     assert "--acceleration baku" in text  # the ### line repeats the run
     capsys.readouterr()
     assert main(["--dubov", str(path), "-c"]) == 0, capsys.readouterr().out
-    # the same file without its 250 records is not what the engine pairs
+    # the same file without its 250 records: its 192 still names Baku, so it is paired
+    # with the acceleration the rules give (never as a plain Swiss), and the missing
+    # records are a finding
     plain = tmp_path / "plain.trf"
     plain.write_text("\n".join(x for x in text.splitlines() if not x.startswith("250")) + "\n")
     assert main(["--dubov", str(plain), "-c"]) == 4
+    out = capsys.readouterr().out
+    assert "all 7 rounds identical" in out
+    assert "names Baku acceleration but the file has no 250 record" in out

@@ -181,3 +181,67 @@ def test_an_unaccelerated_tournament_has_no_virtual_points(tournament):
     assert build_snapshot(tournament).acceleration == ()
     assert acceleration.round_note(tournament, 1) == ""
     assert Decimal(0) == sum(acceleration.round_virtual_points(tournament, 1).values(), Decimal(0))
+
+
+def _file_with_a_round_one_bye(owner) -> str:
+    """8 players, Baku, player 3 on a half-point bye in round 1, two rounds played by the
+    app: group A is 1-5 (N = 7; the 4th of the players paired is 5; 3 ranked above)."""
+    source = Tournament.objects.create(slug="source", name="Source", rounds=5, owner=owner, acceleration="baku")
+    players = add_players(source, 8)
+    Bye.objects.create(tournament=source, player=players[2], round_number=1, kind=ByeKind.HALF)
+    play_round(source)
+    play_round(source)
+    text = interchange.export_trf(source)
+    assert "250       1.0   1   2    1    5" in text and "192 FIDE_DUBOV_BAKU" in text
+    return text
+
+
+def _import_page(client, owner, text: str):
+    from tests.web.helpers import confirmation_page
+
+    fresh = Tournament.objects.create(slug="continued", name="Continued", owner=owner)
+    response = client.post(reverse("pairing:trf_import", args=[fresh.slug]), {"text": text})
+    page = confirmation_page(response)
+    assert page["level"] == 3 and not fresh.player_set.exists()  # nothing written before the answer
+    return fresh, response
+
+
+def test_vcl_q31_an_import_whose_250_records_name_another_group_a_asks_at_level_3_with_the_figures(
+        chief_client, chief):
+    """A file whose 250 records say group A 1-4 (sized over all 8 registered players, as
+    the generator did): the import asks at Level 3 with the figures that give 1-5, and
+    the tournament takes the rules' group (its rounds, paired with 1-5, then agree)."""
+    from tests.web.helpers import confirm
+
+    text = _file_with_a_round_one_bye(chief).replace("250       1.0   1   2    1    5", "250       1.0   1   2    1    4")
+    text = text.replace("250       0.5   3   3    1    5", "250       0.5   3   3    1    4")
+    fresh, response = _import_page(chief_client, chief, text)
+    html = response.content.decode().replace("&#x27;", "'")
+    assert ("The file's 250 records put players 1-4 in group A; the rules give 7 players paired in round 1 (not 3); "
+            "group A is the first 2·⌈7/4⌉ = 4 of them, up to player 5, and everyone ranked above him: players 1-5 "
+            "(C.04.5.1; a player not paired in round 1 is not counted). The tournament takes the rules' group A, and "
+            "the file's rounds are checked with it.") in html
+    assert "Round 2:" not in html  # the rounds were paired with the rules' group
+    confirm(chief_client, response)
+    fresh.refresh_from_db()
+    assert fresh.acceleration == "baku" and fresh.acceleration_last_ga.tpn == 5
+    assert acceleration.group_a(fresh) == {p.pk for p in fresh.player_set.filter(tpn__lte=5)}
+
+
+def test_vcl_q31_a_file_whose_192_names_baku_without_250_records_is_imported_accelerated_after_level_3(
+        chief_client, chief):
+    """192 FIDE_DUBOV_BAKU and no 250 record: never imported as a plain Swiss (whose
+    re-pairing would then find every accelerated round wrong) -- the acceleration the
+    rules give, said with its figures at Level 3."""
+    from tests.web.helpers import confirm
+
+    text = "\n".join(line for line in _file_with_a_round_one_bye(chief).splitlines() if not line.startswith("250"))
+    fresh, response = _import_page(chief_client, chief, text + "\n")
+    html = response.content.decode().replace("&#x27;", "'")
+    assert ("The file's type (192) names Baku acceleration but it has no 250 record: the tournament takes the "
+            "acceleration the rules give, 7 players paired in round 1 (not 3)") in html
+    assert "Round 2:" not in html
+    confirm(chief_client, response)
+    fresh.refresh_from_db()
+    assert fresh.acceleration == "baku" and fresh.acceleration_last_ga.tpn == 5
+    assert not fresh.integrityevent_set.exists()

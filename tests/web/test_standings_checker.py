@@ -67,3 +67,33 @@ def test_the_tie_break_list_survives_an_export_and_import(chief, chief_client):
     chief_client.post(reverse("pairing:trf_import", args=[fresh.slug]), {"text": text})
     fresh.refresh_from_db()
     assert fresh.tiebreaks == "BH-C1, SB, DE"
+
+
+def _without(text: str, *codes: str) -> str:
+    return "\n".join(x for x in text.splitlines() if x[:3] not in codes) + "\n"
+
+
+def test_vcl_q21_without_a_tie_break_list_the_ranks_follow_the_points_and_the_output_says_why(
+        chief, tmp_path, capsys):
+    """A TRF-2026 file without 202 or 212: a rank of 99 no longer passes.  The ranks are
+    checked against the points (more points, a better rank; equal points share their
+    places in any order), the output says the tie-breaks were not checked and why, and
+    the exit status is 4."""
+    text = _without(_exported(chief), "202", "212")
+    code, out = _check(tmp_path, text, capsys)
+    assert code == 0, out
+    assert ("standings: tie-breaks not checked: the file has no tie-break list (202, or 212 beyond PTS); the ranks "
+            "were checked against the points only") in out
+    code, out = _check(tmp_path, _edit(text, 1, 86, 4, "99"), capsys)
+    assert code == 4
+    assert "player 1: rank 99 in the file" in out and "computed (points only)" in out
+
+
+def test_vcl_q21_a_file_with_212_but_no_202_is_ranked_by_212s_tie_breaks(chief, tmp_path, capsys):
+    text = _without(_exported(chief), "202")
+    assert "212 PTS, BH/C1, SB, DE" in text.splitlines()
+    line = next(x for x in text.splitlines() if x.startswith("001    1"))
+    rank = int(line[85:89])
+    code, out = _check(tmp_path, _edit(text, 1, 86, 4, str(rank + 1)), capsys)
+    assert code == 4 and f"player 1: rank {rank + 1} in the file, {rank} computed (BH/C1, SB, DE, from 212)" in out
+    assert "tie-breaks not checked" not in out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from ..model import (
     Acceleration,
@@ -18,6 +19,9 @@ from ..model import (
     Snapshot,
     System,
 )
+
+if TYPE_CHECKING:
+    from ..acceleration import GroupA
 
 ROUND_START = 92  # column of round 1's opponent field
 
@@ -129,6 +133,30 @@ class TrfTournament:
                 out.append(Acceleration(points, r1, r2, frozenset(i for i in ids if p1 <= i <= p2)))
         return tuple(out)
 
+    def baku_coded(self) -> bool:
+        """Whether the encoded type (192) names Baku acceleration (FIDE_DUBOV_BAKU,
+        FIDE_DUTCH_BAKU, ...)."""
+        return any(line[:3] == "192" and line[3:].strip().upper().endswith("_BAKU") for line in self.extra_lines)
+
+    def group_a_by_the_rules(self) -> GroupA:
+        """Baku's GA as the rules give it from the file (docs/fide-mode.md readings 20-21):
+        N counts the players paired in round 1 (as recorded, or for a round 1 still to
+        pair, everyone not absent in it); the last GA player is the 2*ceil(N/4)-th of
+        them by starting rank, and GA is every starting rank up to his.  O(players)."""
+        from ..acceleration import baku_group_a
+
+        order = sorted(p.id for p in self.players)
+        return baku_group_a(order, set(order) - self.absent_in(1))
+
+    def rules_acceleration(self) -> tuple[Acceleration, ...]:
+        """The ``250`` records the rules give a Baku-accelerated tournament (empty
+        without the number of rounds or anyone paired in round 1)."""
+        from ..acceleration import baku_acceleration
+
+        if self.total_rounds is None:
+            return ()
+        return baku_acceleration(self.total_rounds, self.group_a_by_the_rules().players)
+
     def entry_rounds(self) -> dict[int, int]:
         """{starting rank: round of entry} of the late entries (``XXE`` records): before
         that round the player was not in the tournament and had no pairing number."""
@@ -221,7 +249,9 @@ class TrfTournament:
         that has been played), ``240`` records for that round, and, for the next
         round to pair, ``absent_next`` (``XXZ``/``BYE``).  A recorded ``U`` is
         ignored: the engine chooses the pairing-allocated bye.  Forbidden pairs:
-        ``forbidden`` plus ``260`` records covering the round.
+        ``forbidden`` plus ``260`` records covering the round.  Acceleration: the ``250``
+        records; without any, a 192 code naming Baku acceleration (``..._BAKU``) gives the
+        virtual points the rules give (:meth:`rules_acceleration`), never none.
 
         Pairing numbers: :meth:`numbers_in` (a late entry, ``XXE``, has none before its
         round; the numbers below it are those of the rounds it was not in).
@@ -250,11 +280,10 @@ class TrfTournament:
                 f"round {round_number} cannot be paired: the file has rounds played up to round {played} only"
             )
         zero = RoundEntry(None, None, Result.ZERO_BYE)
-        absent: set[int] = set()
+        absent = self._absent_in(round_number, played)
         players: list[Player] = []
         ratings = self.pairing_ratings()
         numbers = self.numbers_in(round_number)
-        entered = self.entry_rounds()
         for p in self.players:
             rating = ratings[p.id]
             if rating is None and system is not System.DUBOV:
@@ -268,21 +297,8 @@ class TrfTournament:
                 rating = default_rating
             hist = p.history[: round_number - 1]
             hist = hist + (zero,) * (round_number - 1 - len(hist))
-            if len(p.history) >= round_number:
-                e = p.history[round_number - 1]
-                if e.opponent is None and e.result in (Result.HALF_BYE, Result.FULL_BYE, Result.ZERO_BYE):
-                    absent.add(p.id)
-            elif round_number <= played:
-                absent.add(p.id)
-            if entered.get(p.id, 1) > round_number:
-                absent.add(p.id)  # not in the tournament yet
             players.append(Player(id=p.id, tpn=numbers[p.id], rating=rating, name=p.name, history=hist))
-        if round_number == played + 1:
-            absent |= self.absent_next
         forbidden = set(self.forbidden)
-        for _kind, rnd, ids in self.round_byes():
-            if rnd == round_number:
-                absent |= set(ids)
         for first, last, ids in self.round_forbidden():
             if first <= round_number <= last:
                 forbidden |= {frozenset(c) for c in combinations(ids, 2)}
@@ -294,7 +310,33 @@ class TrfTournament:
             points=self.points,
             absent=frozenset(absent),
             forbidden=frozenset(forbidden),
-            acceleration=self.acceleration(),
+            acceleration=self.acceleration() or (self.rules_acceleration() if self.baku_coded() else ()),
             system=system,
         )
+
+    def absent_in(self, round_number: int) -> frozenset[int]:
+        """Ids not paired in ``round_number`` (see :meth:`snapshot`)."""
+        return frozenset(self._absent_in(round_number, self.rounds_played()))
+
+    def _absent_in(self, round_number: int, played: int) -> set[int]:
+        """Ids not paired in ``round_number``: an ``H``, ``F``, ``Z`` or blank entry
+        recorded in it, a missing entry in a played round, a late entry yet to come,
+        ``240`` records, and for the next round ``absent_next``."""
+        absent: set[int] = set()
+        entered = self.entry_rounds()
+        for p in self.players:
+            if len(p.history) >= round_number:
+                e = p.history[round_number - 1]
+                if e.opponent is None and e.result in (Result.HALF_BYE, Result.FULL_BYE, Result.ZERO_BYE):
+                    absent.add(p.id)
+            elif round_number <= played:
+                absent.add(p.id)
+            if entered.get(p.id, 1) > round_number:
+                absent.add(p.id)  # not in the tournament yet
+        if round_number == played + 1:
+            absent |= self.absent_next
+        for _kind, rnd, ids in self.round_byes():
+            if rnd == round_number:
+                absent |= set(ids)
+        return absent
 
