@@ -51,8 +51,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load_stack import (  # noqa: E402
-    DEMO_PASSWORD,
-    DEMO_USER,
     Session,
     Site,
     bounded,
@@ -83,9 +81,11 @@ class Tally:
     late: int = 0  # finished after the deadline (in flight when it passed)
     statuses: dict[int, int] = field(default_factory=dict)
     cache: dict[str, int] = field(default_factory=dict)  # the site's X-Cache answers
+    computed: list[float] = field(default_factory=list)  # latencies of the answers the app computed
 
     def merge(self, other: Tally) -> None:
         self.latencies += other.latencies
+        self.computed += other.computed
         for name in ("ok", "http_errors", "conflicts", "refused", "exceptions", "late"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for mine, theirs in ((self.statuses, other.statuses), (self.cache, other.cache)):
@@ -129,6 +129,8 @@ def timed(tallies: Tallies, kind: str, deadline: Deadline, call):
     answer = f"proxy {proxy}" if proxy in ("HIT", "UPDATING", "STALE") else headers.get("x-cache", "")
     if answer:
         tally.cache[answer] = tally.cache.get(answer, 0) + 1
+    if answer == "miss":  # the first request after a change: the page computed
+        tally.computed.append(tally.latencies[-1])
     setattr(tally, outcome, getattr(tally, outcome) + 1)
     return status, headers, text
 
@@ -207,10 +209,12 @@ def current_round(session: Session, slug: str) -> int:
     return max(numbers)
 
 
-def round_boards(session: Session, slug: str, number: int) -> list[tuple[str, str]]:
+def round_boards(session: Session, slug: str, number: int, pending: bool = False) -> list[tuple[str, str]]:
     """(action, result shown) of every board of the round, from the arbiter's page (and
-    its further pages, when the page is split in pages)."""
-    boards, path, seen = [], f"/t/{slug}/round/{number}/", set()
+    its further pages, when the page is split in pages); ``pending``: the boards still
+    without a result, as the arbiter's page lists them (``?pending=1``; a site without
+    that list shows every board, and the caller keeps the open ones)."""
+    boards, path, seen = [], f"/t/{slug}/round/{number}/" + ("?pending=1" if pending else ""), set()
     while path and path not in seen:
         seen.add(path)
         status, _, page = session.send("GET", path)
@@ -236,7 +240,7 @@ def results_client(site: Site):
 
     def make(i):
         session = Session(site)
-        session.login(DEMO_USER, DEMO_PASSWORD)
+        session.login(*site.login)
         with lock:
             if "boards" not in prepared:
                 prepared["boards"] = round_boards(session, site.slug, current_round(session, site.slug))
@@ -337,10 +341,10 @@ def arbiter_actor(site: Site):
 
     def run(tallies, deadline):
         session = Session(site)
-        session.login(DEMO_USER, DEMO_PASSWORD)
+        session.login(*site.login)
         while not deadline.passed():
             number = current_round(session, slug)
-            pending = [action for action, shown in round_boards(session, slug, number) if not shown]
+            pending = [action for action, shown in round_boards(session, slug, number, pending=True) if not shown]
             for k, action in enumerate(pending):
                 if deadline.passed():
                     return
@@ -420,6 +424,9 @@ def summary(scenario: str, kind: str, tally: Tally, elapsed: float) -> dict:
         "refused": tally.refused,
         "statuses": {str(k): v for k, v in sorted(tally.statuses.items())},
         "cache": dict(sorted(tally.cache.items())),
+        "computed": len(tally.computed),
+        "computed_p50_ms": ms(percentile(tally.computed, 50)),
+        "computed_max_ms": ms(max(tally.computed, default=float("nan"))),
     }
 
 
@@ -456,6 +463,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="an environment variable for the site (e.g. REDIS_URL=redis://127.0.0.1:6379/0)")
     parser.add_argument("--sqlite-immediate", action="store_true",
                         help="SQLite only: run the site with transaction_mode IMMEDIATE (for comparison)")
+    parser.add_argument("--reuse-db", metavar="NAME",
+                        help="PostgreSQL: a database prepared earlier (e.g. by --keep or bench_big_field.py --keep), "
+                             "migrated and used as it is, never dropped")
+    parser.add_argument("--slug", help="with --reuse-db: the tournament (default load-open)")
+    parser.add_argument("--user", help="with --reuse-db: the arbiter's account (default the demo's)")
+    parser.add_argument("--password", help="with --reuse-db: its password")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--keep", action="store_true", help="keep the database and folder afterwards")
     args = parser.parse_args(argv)
@@ -466,6 +479,8 @@ def main(argv: list[str] | None = None) -> int:
     bounded(args.workers, MAX_WORKERS, "--workers")
     if args.players:
         bounded(args.players, MAX_PLAYERS, "--players")
+    if args.reuse_db and args.db != "postgres":
+        raise SystemExit("load_site: --reuse-db is for --db postgres")
     if args.sqlite_immediate and args.db != "sqlite":
         raise SystemExit("load_site: --sqlite-immediate is for --db sqlite")
     if args.db == "postgres":
@@ -504,7 +519,8 @@ def main(argv: list[str] | None = None) -> int:
 
     db_label = args.db + (" (IMMEDIATE)" if args.sqlite_immediate else "")
     via = "nginx" if site.tls else "gunicorn"
-    print(f"\n{args.players or 40} players; {db_label}; {args.workers} workers; via {via}; cpus {os.cpu_count()}")
+    described = args.reuse_db or (f"{args.players} players, {args.played} rounds" if args.players else "the demo (40 players)")
+    print(f"\n{described}; {db_label}; {args.workers} workers; via {via}; cpus {os.cpu_count()}")
     print("| scenario | kind | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | HTTP errors | conflicts |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
@@ -515,6 +531,9 @@ def main(argv: list[str] | None = None) -> int:
         extra += f", connection failures {r['exceptions']}" if r["exceptions"] else ""
         extra += f", {r['late']} finished after the deadline" if r["late"] else ""
         extra += f", X-Cache {r['cache']}" if r["cache"] else ""
+        if r["computed"]:
+            extra += (f"; computed by the app {r['computed']} times: p50 {r['computed_p50_ms']} ms, "
+                      f"max {r['computed_max_ms']} ms")
         print(f"{r['scenario']} {r['kind']}: status codes {r['statuses']}{extra}")
     shown = set()
     for r in results:

@@ -109,7 +109,12 @@ class Site:
 
     @property
     def slug(self) -> str:
-        return BIG_SLUG if self.args.players else DEMO_SLUG
+        return getattr(self.args, "slug", None) or (BIG_SLUG if self.args.players else DEMO_SLUG)
+
+    @property
+    def login(self) -> tuple[str, str]:
+        """The arbiter's account (the demo's, or --user/--password with --reuse-db)."""
+        return (getattr(self.args, "user", None) or DEMO_USER, getattr(self.args, "password", None) or DEMO_PASSWORD)
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "GUNICORN_"))}
@@ -143,6 +148,9 @@ class Site:
         return self.args.proxy == "yes" or (self.args.proxy == "auto" and nginx_binary() is not None)
 
     def create_database(self) -> None:
+        if self.args.reuse_db:  # a database prepared earlier: neither built nor dropped here
+            self.database_url = f"{self.args.pg_admin.rsplit('/', 1)[0]}/{self.args.reuse_db}"
+            return
         if self.args.db == "sqlite":
             self.database_url = f"sqlite:///{self.workdir / 'load.sqlite3'}"
             return
@@ -167,6 +175,8 @@ class Site:
         self.create_database()
         self.manage("migrate", "--noinput")
         self.manage("collectstatic", "--noinput", "--verbosity", "0")
+        if self.args.reuse_db:
+            return
         self.manage("demo", DJANGO_DEBUG="true")  # the demo runs on development copies only
         if self.args.players:
             done = subprocess.run(

@@ -273,7 +273,11 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
     """The round page's context: its boards a page at a time (200 boards of a 5,000-board
     round; the PAB and the players not paired on the last page), each with the points of
     its players before the round, read for those players only."""
-    page = page_of(request, rnd.games())
+    boards = rnd.games()
+    pending = is_arbiter and not rnd.is_draft and request.GET.get("pending") == "1"
+    if pending:  # the arbiter's list of the boards still without a result
+        boards = boards.filter(result=GameResult.PENDING)
+    page = page_of(request, boards)
     games = list(page.items)
     last_page = page.number == page.pages
     # a draft's arbiter view checks the rules on the same histories the scores come from
@@ -291,8 +295,9 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
         "round": rnd,
         "games": games,
         "page": page,
-        "pab": rnd.pab() if last_page else None,
-        "absent": not_paired(t, rnd.number) if last_page else [],
+        "pending_only": pending,
+        "pab": rnd.pab() if last_page and not pending else None,
+        "absent": not_paired(t, rnd.number) if last_page and not pending else [],
         **_progress(t, rnd),
         "is_arbiter": is_arbiter,
         "ex": ex,
@@ -357,7 +362,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A draft (arbiters only): the preview with the engine's reasons.  A published
     round: pairings, and for arbiters the results entry."""
     t = get_tournament_for_viewer(request, slug)
-    return public_page(request, t, lambda: _round_page(request, t, number), params=("by", "page"))
+    return public_page(request, t, lambda: _round_page(request, t, number), params=("by", "page", "pending"))
 
 
 def _round_page(request: HttpRequest, t, number: int) -> HttpResponse:

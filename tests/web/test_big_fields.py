@@ -185,3 +185,17 @@ def test_a_forbidden_pair_of_a_big_field_is_typed_by_pairing_numbers(chief_clien
     assert chief_client.post(url, {"a": "7", "b": "300"}).status_code == 302
     pair = ForbiddenPair.objects.get()
     assert {pair.player_a.tpn, pair.player_b.tpn} == {7, 300}
+
+
+def test_the_arbiter_lists_the_boards_still_without_a_result(chief_client, anon_client, chief, big):
+    """225 boards in round 3: entering 30 leaves 195, one page; visitors get every board."""
+    games = list(Game.objects.filter(round__tournament=big, round__number=3).order_by("board"))
+    for g in games[:30]:
+        record_result(g, GameResult.DRAW, chief)
+    url = reverse("pairing:round", args=[big.slug, 3])
+    page = chief_client.get(url + "?pending=1").content.decode()
+    shown = [int(b) for b in re.findall(r'id="board-(\d+)"', page)]
+    assert shown == [g.board for g in games[30:]] and 'class="pages' not in page
+    assert 'href="?pending=1" id="pending-only"' in chief_client.get(url).content.decode()
+    public = anon_client.get(url + "?pending=1").content.decode()
+    assert len(re.findall(r'id="board-(\d+)"', public)) == 200  # a visitor's page is the pairing list
