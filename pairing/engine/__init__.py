@@ -5,12 +5,14 @@ Pure Python; imports nothing from Django.  Public API::
     pair_round(snapshot) -> Pairing        # one round by snapshot.system, boards in board order
     player_states(snapshot) -> {id: PlayerState}   # Dubov figures: ARO, preferences, upfloats...
     dutch_states(snapshot) -> {id: DutchPlayerState}   # Dutch figures: preferences, floats, topscorers
+    burstein_states(snapshot) -> {id: BursteinPlayerState}   # Burstein figures: the Index, preferences
     baku_acceleration(...) -> (Acceleration, ...)  # C.04.7 virtual points
 
 The core: :mod:`.model` (snapshot and results), :mod:`.history` (colour history, PAB bar,
 pairing scores, validation), :mod:`.acceleration`, :mod:`.matching`, :mod:`.trf`,
 :mod:`.generator`, the command line (:mod:`.__main__`, :mod:`.cli_tools`) and round
-robins (:mod:`.berger`).  The systems: :mod:`.dubov` (C.04.4.1), :mod:`.dutch` (C.04.3).  Everything not
+robins (:mod:`.berger`), brackets as weighted matchings (:mod:`.weighted`).  The systems:
+:mod:`.dubov` (C.04.4.1), :mod:`.dutch` (C.04.3), :mod:`.burstein` (C.04.4.2).  Everything not
 exported here is private.
 """
 
@@ -71,6 +73,7 @@ __all__ = [
     "System",
     "aro",
     "baku_acceleration",
+    "burstein_states",
     "colour_difference",
     "colour_preference",
     "dutch_states",
@@ -93,6 +96,15 @@ def dutch_states(snapshot: Snapshot) -> dict:
     return states(snapshot)
 
 
+def burstein_states(snapshot: Snapshot) -> dict:
+    """The Burstein system's per-player figures (:class:`.burstein.BursteinPlayerState`:
+    the Index of 1.7-1.8, colour preference 1.5, [C2] eligibility, games played), imported
+    when first asked for."""
+    from .burstein import burstein_states as states
+
+    return states(snapshot)
+
+
 def pair_round(snapshot: Snapshot) -> Pairing:
     """Pair ``snapshot.round_number`` by ``snapshot.system``.
 
@@ -100,6 +112,8 @@ def pair_round(snapshot: Snapshot) -> Pairing:
     when the round cannot be paired (the arbiter decides)."""
     if snapshot.system is System.DUTCH:
         from .dutch import pair_round as pair
+    elif snapshot.system is System.BURSTEIN:
+        from .burstein import pair_round as pair
     else:
         from .dubov import pair_round as pair
     return pair(snapshot)

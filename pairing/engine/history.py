@@ -162,3 +162,20 @@ def validate(snapshot: Snapshot) -> None:
     for pair in s.forbidden:
         if len(pair) != 2 or not all(x in ids for x in pair):
             raise InvalidSnapshot(f"forbidden pair {sorted(pair)} names an unknown player")
+
+
+def parity_tpns(snapshot: Snapshot) -> dict[int, int]:
+    """The TPNs of the players who are in the tournament when this round is paired: those
+    to pair now and those paired (a game, a forfeit or a PAB) in an earlier round, numbered
+    again 1, 2, ... in TPN order.  A player who has never been paired and is not paired
+    now (a late entry still to come, or a pre-set bye in round 1) is not yet on the
+    pairing list (C.04.2 Art. 2.4-2.5), so does not take a number that would change the
+    others' parity (Dutch 5.2.5, Burstein 5.2.1).  bbpPairings v6 and Gacrux number so (t9 round 1 of the bbp
+    campaign, seed 1)."""
+    inside = [
+        p for p in snapshot.players
+        if p.id not in snapshot.absent
+        or any(e.opponent is not None or e.result is Result.PAIRING_BYE for e in p.history)
+    ]
+    inside.sort(key=lambda p: p.tpn)
+    return {p.id: k for k, p in enumerate(inside, start=1)}

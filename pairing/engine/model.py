@@ -21,15 +21,18 @@ from functools import cached_property
 
 
 class System(enum.Enum):
-    """The FIDE Swiss system a snapshot is paired with (C.04.4.1 Dubov, C.04.3 Dutch).
-    The values are the words of the command line (``--dubov``, ``--dutch``)."""
+    """The FIDE Swiss system a snapshot is paired with (C.04.4.1 Dubov, C.04.3 Dutch,
+    C.04.4.2 Burstein).  The values are the words of the command line (``--dubov``,
+    ``--dutch``, ``--burstein``)."""
 
     DUBOV = "dubov"
     DUTCH = "dutch"
+    BURSTEIN = "burstein"
 
     @property
     def label(self) -> str:
-        return {System.DUBOV: "FIDE Dubov system (C.04.4.1)", System.DUTCH: "FIDE Dutch system (C.04.3)"}[self]
+        return {System.DUBOV: "FIDE Dubov system (C.04.4.1)", System.DUTCH: "FIDE Dutch system (C.04.3)",
+                System.BURSTEIN: "FIDE Burstein system (C.04.4.2)"}[self]
 
 
 class Colour(enum.Enum):
@@ -261,7 +264,10 @@ class BracketTrace:
     S1/T2.  Dutch (Articles 3-4): the moved-down players (MDPs) who came in and those left
     in the Limbo, S1/T2 as the bracket's pairs (the MDP-pairing, then the remainder's),
     the remainder's S1R/S2R after its resident-exchange (BSNs of the remainder moved
-    S1->S2, S2->S1), and the downfloaters.  ``notes`` say which criterion decided."""
+    S1->S2, S2->S1), and the downfloaters.  Burstein (Articles 1.8, 3.2, 4): the incoming
+    floaters in ``moved_down``, every player of the bracket with their Index in BSN order
+    (``index``), S1/T2 as the pairs in the order of 4.3 and the outgoing floaters in
+    ``downfloaters``.  ``notes`` say which criterion decided."""
 
     score: Decimal
     residents: tuple[int, ...]
@@ -279,7 +285,8 @@ class BracketTrace:
     remainder_s1: tuple[int, ...] = ()  # Dutch 3.3.3 / 4.3
     remainder_s2: tuple[int, ...] = ()
     exchanged: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # remainder BSNs S1->S2, S2->S1
-    downfloaters: tuple[int, ...] = ()  # Dutch 1.4.1
+    downfloaters: tuple[int, ...] = ()  # Dutch 1.4.1; Burstein: the outgoing floaters
+    index: tuple[tuple[int, Decimal, Decimal], ...] = ()  # Burstein 1.8: (id, Buchholz, Sonneborn-Berger), BSN order
 
 
 @dataclass(frozen=True)
@@ -295,6 +302,7 @@ class Explanation:
     bye: ByeDecision
     brackets: tuple[BracketTrace, ...] = ()
     colours: tuple[ColourDecision, ...] = ()
+    paired_by: System | None = None  # the system whose rules paired the round (Burstein's seeding rounds: Dutch)
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,7 @@ def allocate(a: DutchPlayerState, b: DutchPlayerState, initial: Colour,
              parity_tpn: dict[int, int] | None = None) -> tuple[int, int, str, str]:
     """Colours of the pair (a, b): (white id, black id, rule, reason).  ``parity_tpn``:
     the TPN 5.2.5 reads, by id, when it differs from the snapshot's (see
-    :func:`pairing.engine.dutch.pairer.parity_tpns`)."""
+    :func:`pairing.engine.history.parity_tpns`)."""
     high, low = (a, b) if ranks_higher(a, b) else (b, a)
 
     def give(p: DutchPlayerState, colour: Colour, rule: str, reason: str) -> tuple[int, int, str, str]:

@@ -32,14 +32,13 @@ rustworkx's 128-bit integers.  Building is O(V^2) for V players still to pair.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from decimal import Decimal
 
+from ..weighted import MAX_BITS, Level, widths  # noqa: F401 - shared, named here too
 from .colours import c10_violation, c11_violation, c12_violation, c13_violation
 from .state import DutchPlayerState, Float
 
-MAX_BITS = 120
 _COLOUR_LABEL = {
     "C10": "topscorer pairs ending beyond a colour difference of 2",
     "C11": "topscorer pairs giving one colour a third time in a row",
@@ -67,18 +66,6 @@ def describe(levels, values) -> list[str]:
             v = c7.get(lv.sigma, 0) - v
         out.append(f"[{lv.name}] {lv.label or 'value'}: {v}")
     return out  # rustworkx: exact below 2**126; the force level and doubling need room
-
-
-@dataclass(frozen=True)
-class Level:
-    name: str  # the criterion, as the explanation names it
-    fn: Callable[[int, int], int]  # (x position, y position) -> contribution
-    bracket_only: bool  # only bracket pairs contribute (bounds the level's width)
-    cap: int = 0  # at most this many pairs contribute (0: no bound beyond bracket_only)
-    label: str = ""  # what the level's total counts, for the explanation
-    against: str = ""  # "pairs": the level counts pairs keeping the criterion (shown: those not);
-    #                    "mdps": the same among the MDP pairs of ``sigma`` (shown: those not)
-    sigma: object = None  # the MDP or downfloater score of a per-score level
 
 
 class Levels:
@@ -219,17 +206,3 @@ class Levels:
         projected = {v: tuple(v[k] for k in keep) for v in distinct}
         values = {e: projected[v] for e, v in raw.items()}
         return levels, values
-
-
-def widths(levels: Sequence[Level], values: dict[tuple[int, int], tuple[int, ...]], n_vertices: int,
-           n_bracket: int) -> list[int]:
-    """Bits per level: enough for the level's largest possible total over a matching."""
-    out = []
-    distinct = set(values.values())
-    for k, lv in enumerate(levels):
-        top = max((v[k] for v in distinct), default=0)
-        pairs = (n_bracket if lv.bracket_only else n_vertices) // 2
-        if lv.cap:
-            pairs = min(pairs, lv.cap)
-        out.append(max(1, (top * pairs).bit_length()))
-    return out

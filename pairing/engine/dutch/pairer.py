@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from ..history import parity_tpns  # noqa: F401 - shared with Burstein 5.2.1, named here too
 from ..matching import has_perfect_matching, maximum_matching
 from ..model import (
     Board,
@@ -42,25 +43,6 @@ def pair_round(snapshot: Snapshot) -> Pairing:
     when no pairing satisfies [C1]-[C4] (1.9.3: the arbiter decides)."""
     states = dutch_states(snapshot)
     return _Round(snapshot, states).run()
-
-
-def parity_tpns(snapshot: Snapshot) -> dict[int, int]:
-    """The TPNs of the players who are in the tournament when this round is paired: those
-    to pair now and those paired (a game, a forfeit or a PAB) in an earlier round, numbered
-    again 1, 2, ... in TPN order.  A player who has never been paired and is not paired
-    now (a late entry still to come, or a pre-set bye in round 1) is not yet on the
-    pairing list (C.04.2 Art. 2.4-2.5), so does not take a number that would change the
-    others' 5.2.5 parity.  bbpPairings v6 and Gacrux number so (t9 round 1 of the bbp
-    campaign, seed 1)."""
-    from ..model import Result
-
-    inside = [
-        p for p in snapshot.players
-        if p.id not in snapshot.absent
-        or any(e.opponent is not None or e.result is Result.PAIRING_BYE for e in p.history)
-    ]
-    inside.sort(key=lambda p: p.tpn)
-    return {p.id: k for k, p in enumerate(inside, start=1)}
 
 
 def fmt(score: Decimal) -> str:

@@ -1,0 +1,221 @@
+"""Brackets as one maximum-weight matching whose weight packs criteria as levels (shared by
+the systems whose criteria are sums over pairs: :mod:`pairing.engine.dutch`,
+:mod:`pairing.engine.burstein`).
+
+A :class:`Level` is one criterion: a contribution per pair, the first level the most
+significant.  :class:`BracketSolver` packs the levels of every legal pair into one integer
+(each level as wide as its largest total needs, at most :data:`MAX_BITS` bits: rustworkx
+matches with 128-bit integers) and answers "the best matching under these
+:class:`Constraints`" (partners allowed per vertex, vertices that must be matched), with
+tie-break levels below the criteria added and dropped as a procedure needs them.  Each
+question is one rustworkx matching, O(V^3) worst case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import rustworkx as rx
+
+from .model import EngineError
+
+MAX_BITS = 120  # rustworkx: exact below 2**126; the force level and doubling need room
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str  # the criterion, as the explanation names it ("completion": [C1]-[C4])
+    fn: Callable[[int, int], int]  # (x position, y position) -> contribution
+    bracket_only: bool  # only bracket pairs contribute (bounds the level's width)
+    cap: int = 0  # at most this many pairs contribute (0: no bound beyond bracket_only)
+    label: str = ""  # what the level's total counts, for the explanation
+    against: str = ""  # "pairs": the level counts pairs keeping the criterion (shown: those not);
+    #                    "mdps": the same among the MDP pairs of ``sigma`` (shown: those not)
+    sigma: object = None  # the MDP or downfloater score of a per-score level
+
+
+def widths(levels: Sequence[Level], values: dict[tuple[int, int], tuple[int, ...]], n_vertices: int,
+           n_bracket: int) -> list[int]:
+    """Bits per level: enough for the level's largest possible total over a matching."""
+    out = []
+    distinct = set(values.values())
+    for k, lv in enumerate(levels):
+        top = max((v[k] for v in distinct), default=0)
+        pairs = (n_bracket if lv.bracket_only else n_vertices) // 2
+        if lv.cap:
+            pairs = min(pairs, lv.cap)
+        out.append(max(1, (top * pairs).bit_length()))
+    return out
+
+
+@dataclass
+class Constraints:
+    """Restrictions on the matching: ``allowed[v]`` the only partners ``v`` may have
+    (None: any), ``must`` the vertices that must be matched."""
+
+    allowed: dict[int, frozenset[int]] = field(default_factory=dict)
+    must: set[int] = field(default_factory=set)
+
+    def copy(self) -> Constraints:
+        return Constraints(dict(self.allowed), set(self.must))
+
+    def ok(self, i: int, j: int) -> bool:
+        a = self.allowed.get(i)
+        if a is not None and j not in a:
+            return False
+        b = self.allowed.get(j)
+        return b is None or i in b
+
+
+@dataclass
+class Outcome:
+    mate: list[int]  # position -> partner position or -1
+    value: tuple[int, ...]  # level sums
+    forced: int  # constrained vertices satisfied
+
+
+class BracketSolver:
+    """The matching of one bracket step.  ``legal(i, j)`` on positions."""
+
+    def __init__(self, levels, legal_pairs: list[tuple[int, int]], bracket_size: int,
+                 completion: str = "C1-C5"):
+        """``levels``: the system's levels of one bracket step (``vertices``, and
+        ``evaluate(edges) -> (levels kept, values per edge)``); ``completion``: how the
+        explanation names the completion level."""
+        self.lv = levels
+        self.completion = completion
+        self.n = len(levels.vertices)
+        self.n_bracket = bracket_size
+        self._free = None
+        self._free_version = -1
+        self._version = 0
+        self.edges = legal_pairs
+        self.level_list, self.values = levels.evaluate(legal_pairs)
+        self.widths = widths(self.level_list, self.values, self.n, bracket_size)
+        self.extra: list[dict[tuple[int, int], int]] = []  # tie-break levels added later
+        self.extra_widths: list[int] = []
+        self._pack()
+
+    # ------------------------------------------------------------ weights
+
+    def _pack(self) -> None:
+        total = sum(self.widths) + sum(self.extra_widths)
+        if total > MAX_BITS:
+            raise EngineError(f"this bracket's criteria need {total} bits of weight, more than the {MAX_BITS} the matching "
+                              "handles exactly; the arbiter pairs it (1.9.3) or reports the file to the developers")
+        self.total_bits = total
+        shifts = []
+        s = total
+        for w in self.widths:
+            s -= w
+            shifts.append(s)
+        self.shifts = shifts
+        ex_shifts = []
+        for w in self.extra_widths:
+            s -= w
+            ex_shifts.append(s)
+        self.ex_shifts = ex_shifts
+        packed: dict[tuple[int, ...], int] = {}
+        base = {}
+        for e, v in self.values.items():
+            w = packed.get(v)
+            if w is None:
+                w = 0
+                for val, sh in zip(v, shifts, strict=True):
+                    w |= val << sh
+                packed[v] = w
+            base[e] = w
+        self._version += 1
+        for lvl, sh in zip(self.extra, ex_shifts, strict=True):
+            for e, val in lvl.items():
+                if val and e in base:
+                    base[e] += val << sh
+        self.base = base
+
+    def pack(self, v: tuple[int, ...]) -> int:
+        """The criteria levels ``v`` of one bracket pair as one weight, for comparing the
+        assignments of one remainder: the completion level is left out (its total is the
+        same for every complete candidate, pairs and downfloaters alike), and so are the
+        tie-break levels."""
+        w = 0
+        for k, (val, sh) in enumerate(zip(v, self.shifts, strict=True)):
+            if k:
+                w |= val << sh
+        return w
+
+    def drop_levels(self) -> None:
+        """Take the tie-break levels out again."""
+        self.extra, self.extra_widths = [], []
+        self._pack()
+
+    def add_level(self, contributions: dict[tuple[int, int], int], max_total: int) -> None:
+        """A tie-break level below the criteria (the exchanges of 4.3)."""
+        self.extra.append(contributions)
+        self.extra_widths.append(max(1, max_total.bit_length()))
+        self._pack()
+
+    # ------------------------------------------------------------ solving
+
+    def solve(self, c: Constraints | None = None) -> Outcome:
+        """The best matching under ``c``.  Only the bracket's players are ever
+        constrained, so the edges between the others are one graph built once and
+        copied (in Rust) for every question."""
+        c = c or Constraints()
+        force = 1 << self.total_bits
+        if self._free is None or self._free_version != self._version:
+            free = rx.PyGraph()
+            free.add_nodes_from(range(self.n))
+            fixed_edges = []
+            self._bracket_edges = []
+            for e, w in self.base.items():
+                if e[0] < self.n_bracket or e[1] < self.n_bracket:
+                    self._bracket_edges.append((e[0], e[1], w))
+                else:
+                    fixed_edges.append((e[0], e[1], w))
+            free.add_edges_from(fixed_edges)
+            self._free = free
+            self._free_version = self._version
+        g = self._free.copy()
+        edges = []
+        must = c.must
+        allowed = c.allowed
+        for i, j, w in self._bracket_edges:
+            if allowed and not c.ok(i, j):
+                continue
+            f = (i in must) + (j in must)
+            edges.append((i, j, w + f * force if f else w))
+        g.add_edges_from(edges)
+        m = rx.max_weight_matching(g, max_cardinality=False, weight_fn=int)
+        mate = [-1] * self.n
+        for a, b in m:
+            mate[a], mate[b] = b, a
+        return self._outcome(mate, c)
+
+    def _outcome(self, mate: list[int], c: Constraints) -> Outcome:
+        sums = [0] * (len(self.level_list) + len(self.extra))
+        forced = 0
+        for i in range(self.n):
+            j = mate[i]
+            if j > i:
+                for k, v in enumerate(self.values[(i, j)]):
+                    sums[k] += v
+                for k, lvl in enumerate(self.extra):
+                    sums[len(self.level_list) + k] += lvl.get((i, j), 0)
+                forced += (i in c.must) + (j in c.must)
+        return Outcome(mate, tuple(sums), forced)
+
+    def criteria_value(self, o: Outcome) -> tuple[int, ...]:
+        return o.value[: len(self.level_list)]
+
+    def level_names(self) -> tuple[str, ...]:
+        return tuple(lv.name for lv in self.level_list)
+
+    def first_worse(self, best: tuple[int, ...], other: Outcome | None) -> str:
+        """The criterion on which ``other`` falls short of ``best``."""
+        if other is None:
+            return "C1-C4"
+        for lv, a, b in zip(self.level_list, best, self.criteria_value(other), strict=True):
+            if a != b:
+                return self.completion if lv.name == "completion" else lv.name
+        return "the order of generation"
