@@ -297,6 +297,29 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
+# Mail (online entries: the entrant's confirmation, the arbiters' answer).  Sent when
+# DJANGO_EMAIL_HOST names a mail server; in development written to the console; else none
+# is sent (never needed: the entrant's private link shows the entry's state).
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
+    EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_TLS", True)
+    EMAIL_TIMEOUT = 10
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_EMAIL_FROM", "arbiter@localhost")
+# Online entries: the most entries one address may send in an hour, and the most posts of
+# the entry form (with mistakes) it may send in that hour; a form sent faster than this
+# after it was opened is a robot's.
+ENTRIES_PER_ADDRESS = env_int("DJANGO_ENTRIES_PER_ADDRESS", 5)
+ENTRY_POSTS_PER_ADDRESS = env_int("DJANGO_ENTRY_POSTS_PER_ADDRESS", 30)
+ENTRY_FORM_MIN_SECONDS = env_int("DJANGO_ENTRY_FORM_MIN_SECONDS", 3)
+
 # Background tasks (pairing/tasks.py): a queue in the app's own database, so no other
 # server is needed; ``manage.py run_worker`` runs them (make run starts one, and so does
 # the compose stack's worker service).

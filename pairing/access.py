@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 
-from .models import DeputyInvitation, Game, Job, Player, Round, Tournament
+from .models import DeputyInvitation, Event, Game, Job, Player, Round, Tournament
 
 
 def get_tournament_for_arbiter(request: HttpRequest, slug: str) -> Tournament:
@@ -92,3 +92,34 @@ def get_job_for_viewer(request: HttpRequest, pk: int) -> Job:
     if job.tournament is None and user.is_staff:
         return job
     raise Http404("No such task.")
+
+
+def get_event_for_arbiter(request: HttpRequest, slug: str) -> Event:
+    """The event, if the user is its chief arbiter or an arbiter of one of its sections.
+    Anyone else: 403 for a public event, 404 for another (its existence is not
+    disclosed), as for a tournament."""
+    event = get_object_or_404(Event.objects.select_related("owner"), slug=slug)
+    if not event.is_arbiter(request.user):
+        if Event.objects.public().filter(pk=event.pk).exists():
+            raise PermissionDenied(gettext("You are not an arbiter of this event."))
+        raise Http404("No such event.")
+    return event
+
+
+def get_event_for_owner(request: HttpRequest, slug: str) -> Event:
+    """Only the event's chief arbiter changes its settings and its sections; an arbiter
+    of a section is told so (403), anyone else gets a 404."""
+    event = get_event_for_arbiter(request, slug)
+    if event.owner_id != request.user.pk:
+        raise PermissionDenied(gettext("Only the event's chief arbiter can do this."))
+    return event
+
+
+def get_public_event(slug: str) -> Event:
+    """An event a visitor may see (a public section, or entries open); else a 404."""
+    return get_object_or_404(Event.objects.public(), slug=slug)
+
+
+def get_section(event: Event, slug: str) -> Tournament:
+    """One of the event's sections (404 for another's)."""
+    return get_object_or_404(Tournament, event=event, slug=slug)

@@ -32,6 +32,8 @@ CHAPTERS: list[tuple[str, str]] = [
     ("aro", _("The ARO list")),
     ("import-export", _("TRF import and export")),
     ("public", _("Public pages and printing")),
+    ("events", _("Events, sections and the front page")),
+    ("entries", _("Online entries")),
     ("fide-mode", _("FIDE mode, warnings and pairing-integrity events")),
     ("trust", _("Two arbiters at once, the audit trail, logins")),
     ("hosting", _("Hosting, backups and upgrades")),
@@ -97,6 +99,15 @@ PAGE_CHAPTER = {
     "help_index": "start",
     "density": "results",
     "help_chapter": "start",
+    "front_page": "events",
+    "event_create": "events",
+    "event": "events",
+    "event_settings": "events",
+    "event_players": "events",
+    "event_player_move": "events",
+    "entry_form": "entries",
+    "entry_status": "entries",
+    "event_entries": "entries",
 }
 
 

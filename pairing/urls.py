@@ -5,6 +5,7 @@ from . import views
 app_name = "pairing"
 
 T = "t/<slug:slug>/"
+E = "e/<slug:slug>/"
 R = T + "round/<int:number>/"
 
 urlpatterns = [
@@ -21,6 +22,15 @@ urlpatterns = [
     path("invitations/<int:pk>/", views.invitation_answer, name="invitation_answer"),
     path("jobs/<int:pk>/", views.job_detail, name="job"),
     path("jobs/<int:pk>/answer/", views.job_answer, name="job_answer"),
+    path("events/", views.front_page, name="front_page"),
+    path("e/new/", views.event_create, name="event_create"),
+    path(E, views.event, name="event"),
+    path(E + "settings/", views.event_settings, name="event_settings"),
+    path(E + "players/", views.event_players, name="event_players"),
+    path(E + "players/<int:pk>/move/", views.event_player_move, name="event_player_move"),
+    path(E + "enter/", views.entry_form, name="entry_form"),
+    path(E + "entry/<str:token>/", views.entry_status, name="entry_status"),
+    path(E + "entries/", views.event_entries, name="event_entries"),
     path(T, views.tournament, name="tournament"),
     path(T + "settings/", views.tournament_settings, name="settings"),
     path(T + "audit/", views.audit_trail, name="audit"),

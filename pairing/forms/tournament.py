@@ -62,6 +62,7 @@ class TournamentForm(forms.ModelForm):
             "deputy_arbiters",
             "chess960",
             "public",
+            "entry_limit",
         ]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),

@@ -38,6 +38,19 @@ from .choices import (
     version_token,
 )
 from .confirmation import SpentConfirmation
+from .entry import (
+    LIVE_ENTRIES,
+    ROUNDING_CHOICES,
+    Category,
+    CategoryKind,
+    CheckIn,
+    Entry,
+    EntryState,
+    OnePrize,
+    Prize,
+    PrizeSettings,
+    Sharing,
+)
 from .event import Event, EventQuerySet, bump_event_revision
 from .integrity import IntegrityEvent, IntegrityKind
 from .jobs import OPEN as OPEN_JOBS
@@ -84,5 +97,7 @@ __all__ = [
     "AuditAction", "AuditEntry", "AuditEntryQuerySet", "Bye", "ByeKind", "ByeQuerySet", "ColourChoice",
     "ColourMethod", "Conflict", "ForbiddenPair", "ForbiddenPairQuerySet", "Game", "GameQuerySet", "GameResult",
     "Player", "PlayerQuerySet", "Round", "RoundStatus", "ScheduledRound", "Seat", "Sex", "TieOrder", "Title", "Tournament",
-    "TournamentQuerySet", "Event", "EventQuerySet", "bump_event_revision", "audit_value", "version_token", "bump_revision", "SpentConfirmation", "name_key", "namesakes",
+    "TournamentQuerySet", "Event", "EventQuerySet", "bump_event_revision",
+    "LIVE_ENTRIES", "ROUNDING_CHOICES", "Category", "CategoryKind", "CheckIn", "Entry", "EntryState", "OnePrize", "Prize",
+    "PrizeSettings", "Sharing", "audit_value", "version_token", "bump_revision", "SpentConfirmation", "name_key", "namesakes",
 ]

@@ -330,7 +330,7 @@ class Tournament(models.Model):
         "initial_colour_method", "initial_colour", "tiebreaks", "tie_order", "public", "chess960",
         "acceleration", "system", "rr_cycles", "rr_reverse_last_two", "rr_numbers", "rate_of_play", "rating_method", "rating_lists", "consistency_checks",
         "tiebreak_rules", "unrated_tiebreaks", "unrated_tiebreak_rating", "final_ties", "long_event",
-        "ratings_per_round", "chief_arbiter", "deputy_arbiters", "schedule_text",
+        "ratings_per_round", "chief_arbiter", "deputy_arbiters", "schedule_text", "entry_limit",
     ]
 
     @property

@@ -2,6 +2,8 @@
 
 from .audit import audit_trail
 from .display import density
+from .entries import entry_form, entry_status, event_entries
+from .events import event, event_create, event_player_move, event_players, event_settings, front_page
 from .fide import fide_mode, fide_mode_leave, integrity_undo
 from .help import help_chapter, help_index
 from .jobs import check_tournament, job_answer, job_detail
@@ -51,6 +53,15 @@ from .tournaments import (
 )
 
 __all__ = [
+    "entry_form",
+    "entry_status",
+    "event_entries",
+    "event",
+    "event_create",
+    "event_player_move",
+    "event_players",
+    "event_settings",
+    "front_page",
     "check_tournament",
     "job_answer",
     "job_detail",

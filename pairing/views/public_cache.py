@@ -80,16 +80,27 @@ def public_page(
     read by it: its ``revision`` is the state the page must show at least).
     """
     since = request.GET.get("since")
+    if getattr(request, "htmx", False) and since == str(t.revision):
+        _canonical_query(request, params)
+        return _headers(HttpResponse(status=204), shareable(request), "unchanged")
+    return versioned_page(request, lambda variant: tournament_key(t, "page", t.revision, variant), build, params)
+
+
+def versioned_page(
+    request: HttpRequest, key_of: Callable[[str], str], build: Callable[[], HttpResponse], params: Iterable[str] = ()
+) -> HttpResponse:
+    """:func:`public_page` for any page: ``key_of(variant)`` is its cache key for a digest
+    of the request's variant (address, language, density, htmx), and names the state the
+    page shows (an event's page: the event's and its sections' revisions; the front page:
+    the public events' and the day), so that a change makes a new key."""
     _canonical_query(request, params)
     share = shareable(request)
-    if getattr(request, "htmx", False) and since == str(t.revision):
-        return _headers(HttpResponse(status=204), share, "unchanged")
     if not share:
         response = build()
         patch_cache_control(response, private=True, no_cache=True)
         response["X-Cache"] = "private"
         return response
-    key = _key(request, t)
+    key = key_of(_variant(request))
     etag = f'W/"{hashlib.blake2b(key.encode(), digest_size=12).hexdigest()}"'
     if etag in _etags(request.META.get("HTTP_IF_NONE_MATCH", "")):
         return _headers(HttpResponseNotModified(), share, "not-modified", etag)
@@ -124,14 +135,18 @@ def _canonical_query(request: HttpRequest, params: Iterable[str]) -> None:
 
 
 def _key(request: HttpRequest, t: Tournament) -> str:
+    return tournament_key(t, "page", t.revision, _variant(request))
+
+
+def _variant(request: HttpRequest) -> str:
+    """A digest of what varies a page's rendering besides its state."""
     variant = "|".join([
         request.get_full_path(),
         get_language() or "",
         "compact" if request.COOKIES.get(DENSITY_COOKIE) == "compact" else "",
         "htmx" if getattr(request, "htmx", False) else "",
     ])
-    digest = hashlib.blake2b(variant.encode(), digest_size=16).hexdigest()
-    return tournament_key(t, "page", t.revision, digest)
+    return hashlib.blake2b(variant.encode(), digest_size=16).hexdigest()
 
 
 def _entry(response: HttpResponse) -> dict | HttpResponse:

@@ -5,6 +5,7 @@ import logging
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,19 +16,21 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from arbiter_site.accounts import device_pass_path
 
 from ..access import (
+    get_event_for_owner,
     get_invitation_for,
     get_public_tournament,
     get_tournament_for_arbiter,
     get_tournament_for_owner,
 )
 from ..forms import DeputyForm, TournamentForm
-from ..models import Conflict, Job, RoundStatus, Tournament, stale_form
+from ..models import Conflict, Event, Job, RoundStatus, Tournament, stale_form
 from ..reports.standings import adjourned_text, long_event_advice, open_adjourned, open_boards
 from ..services import deputies as team
-from ..services import jobs, tournament_check
+from ..services import jobs, sections, tournament_check
 from ..services.tournaments import log_created, save_settings, too_many_rounds
 from ..warning_levels import NeedsConfirmation
 from .confirm import ask, confirmable, given
+from .events import front_page
 from .notices import tells_of_a_discarded_draft
 from .paging import page_of
 from .public_cache import poll_url, public_page
@@ -57,30 +60,48 @@ def health(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"status": "ok", "database": "ok"})
 
 
-@login_required
 @require_GET
 def dashboard(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.for_arbiter(request.user).select_related("owner")
+    """An arbiter's events and tournaments; a visitor who is not signed in gets the
+    public front page (issue 37)."""
+    if not request.user.is_authenticated:
+        return front_page(request)
+    tournaments = Tournament.objects.for_arbiter(request.user).select_related("owner", "event")
     invitations = team.invitations_for(request.user)
-    return render(request, "pairing/dashboard.html", {"tournaments": tournaments, "invitations": invitations})
+    events = Event.objects.for_arbiter(request.user).annotate(n=Count("sections")).filter(n__gt=1).order_by("-start_date", "name")
+    return render(request, "pairing/dashboard.html", {"tournaments": tournaments, "invitations": invitations,
+                                                      "events": events})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_create(request: HttpRequest) -> HttpResponse:
-    form = TournamentForm(request.POST or None, instance=Tournament(owner=request.user))
+    """A new tournament: an event of its own, or with ``?event=<slug>`` a section of that
+    event (its chief arbiter only), starting from the event's place and dates."""
+    event_slug = request.GET.get("event", "")
+    event = get_event_for_owner(request, event_slug) if event_slug else None
+    instance = Tournament(owner=request.user)
+    initial = {}
+    if event is not None:
+        instance = Tournament(owner=event.owner, event=event, place=event.place, start_date=event.start_date,
+                              end_date=event.end_date)
+        initial = {"place": event.place, "start_date": event.start_date, "end_date": event.end_date}
+    form = TournamentForm(request.POST or None, instance=instance, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            with transaction.atomic():
-                t = form.save()
-                log_created(t, request.user)
+            if event is not None:
+                t = sections.add_section(event, form.save, request.user)
+            else:
+                with transaction.atomic():
+                    t = form.save()
+                    log_created(t, request.user)
         except IntegrityError:
             # another arbiter took the same address between the form's check and the save
             form.add_error("slug", _slug_taken(form))
         else:
             messages.success(request, _("%(name)s created. Now register the players.") % {"name": t.name})
             return redirect("pairing:players", slug=t.slug)
-    return render(request, "pairing/tournament_form.html", {"form": form, "creating": True})
+    return render(request, "pairing/tournament_form.html", {"form": form, "creating": True, "event": event})
 
 
 def _slug_taken(form: TournamentForm) -> str:

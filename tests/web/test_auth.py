@@ -33,7 +33,9 @@ def test_a_wrong_password_is_refused_with_a_message(anon_client, chief):
 def test_logout_is_a_post(chief_client):
     response = chief_client.post(reverse("logout"))
     assert response.status_code == 302
-    assert chief_client.get(reverse("pairing:dashboard")).status_code == 302
+    # logged out: the root is the public front page (issue 37), not the arbiter's dashboard
+    assert 'id="new-event"' not in chief_client.get(reverse("pairing:dashboard")).content.decode()
+    assert chief_client.get(reverse("pairing:tournament_create")).status_code == 302
 
 
 def _createarbiter(monkeypatch, *args, password: str, how: str = "env"):

@@ -51,7 +51,7 @@ def test_after_five_failures_the_right_password_is_refused_with_a_message(anon_c
     assert response.status_code == 429
     assert "Too many failed logins" in body and "15 minutes" in body
     assert 'name="password"' in body  # the login page, not an error page
-    assert anon_client.get(reverse("pairing:dashboard")).status_code == 302  # not logged in
+    assert anon_client.get(reverse("pairing:tournament_create")).status_code == 302  # not logged in
 
 
 def test_the_fifth_failure_already_shows_the_lockout_message(anon_client, chief):

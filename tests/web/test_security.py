@@ -32,9 +32,13 @@ from tests.web.helpers import play_round
 ROOT = Path(__file__).resolve().parents[2]
 
 # Read-only pages anyone may GET (for a public tournament); they refuse POST.
-PUBLIC = {"health", "help_index", "help_chapter", "tournament", "round", "standings", "standings_csv", "crosstable", "aro", "player_card"}
+PUBLIC = {"health", "help_index", "help_chapter", "tournament", "round", "standings", "standings_csv", "crosstable", "aro", "player_card",
+          "front_page", "event", "entry_status", "dashboard"}  # the root: the front page for visitors (issue 37)
 # Pages of the signed-in user's own: no tournament in the address.
-ACCOUNT = {"dashboard", "tournament_create", "invitation_answer", "job", "job_answer"}
+ACCOUNT = {"tournament_create", "invitation_answer", "job", "job_answer", "event_create"}
+# Forms anyone may send (with a CSRF token): an event's online entry form (issue 37;
+# tests/web/test_entries.py checks what it takes); closed, it takes nothing from anyone.
+ENTRY_FORMS = {"entry_form"}
 # A display preference kept in the visitor's own browser: anyone may POST it, without a
 # CSRF token (the public pages are one cached copy for every visitor, with no visitor's
 # token in it; a forged post changes only the display of the browser that sends it).
@@ -45,7 +49,7 @@ SITE_ADMIN = {"rating_lists", "rating_list_delete", "rating_list_upload", "ratin
 
 ROUTES = [(p.name, sorted(p.pattern.converters)) for p in pairing_urls.urlpatterns]
 NAMES = [name for name, _ in ROUTES]
-TOURNAMENT_ROUTES = [name for name, params in ROUTES if "slug" in params]
+TOURNAMENT_ROUTES = [name for name, params in ROUTES if "slug" in params and name not in ENTRY_FORMS]
 ARBITER_ROUTES = [name for name in TOURNAMENT_ROUTES if name not in PUBLIC]
 
 
@@ -84,6 +88,8 @@ def address(name: str, t: Tournament) -> str:
             kwargs["chapter"] = "results"
         elif param == "tpn":
             kwargs["tpn"] = 1
+        elif param == "token":
+            kwargs["token"] = "no-such-entry"
         else:  # pragma: no cover - a new kind of address: teach the test about it
             pytest.fail(f"route {name}: no test value for <{param}>")
     return reverse(f"pairing:{name}", kwargs=kwargs)
@@ -117,7 +123,8 @@ def test_the_route_list_is_read_from_the_urlconf():
                  "players_import", "trf_import", "absences", "pair_next", "round_publish", "round_discard",
                  "round_swap", "game_result", "audit", "forbidden_pairs", "forbidden_pair_delete"]:
         assert name in ARBITER_ROUTES
-    assert set(NAMES) - set(TOURNAMENT_ROUTES) <= PUBLIC | ACCOUNT | PREFERENCES | SITE_ADMIN, "a new route without a tournament: classify it"
+    assert set(NAMES) - set(TOURNAMENT_ROUTES) <= PUBLIC | ACCOUNT | PREFERENCES | SITE_ADMIN | ENTRY_FORMS, (
+        "a new route without a tournament: classify it")
 
 
 # ------------------------------------------------------------------ anonymous
@@ -131,18 +138,20 @@ def test_an_anonymous_post_changes_nothing(anon_client, scene, name):
         assert response.status_code == 405
     elif name in PREFERENCES:
         assert response.status_code == 302  # a cookie of the visitor's own, nothing stored
+    elif name in ENTRY_FORMS:
+        assert response.status_code == 200 and "closed" in response.content.decode()  # entries are not open
     else:
         assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
     assert everything() == before
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if n not in PUBLIC | PREFERENCES])
+@pytest.mark.parametrize("name", [n for n in NAMES if n not in PUBLIC | PREFERENCES | ENTRY_FORMS])
 def test_arbiter_pages_send_anonymous_visitors_to_the_login_page(anon_client, scene, name):
     response = anon_client.get(address(name, scene))
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
 
 
-@pytest.mark.parametrize("name", sorted(PUBLIC - {"health", "tournament", "help_index", "help_chapter"}))
+@pytest.mark.parametrize("name", sorted(PUBLIC - {"health", "tournament", "help_index", "help_chapter", "front_page", "dashboard"}))
 def test_public_pages_of_a_private_tournament_are_404_for_anonymous_visitors(anon_client, scene, name):
     assert anon_client.get(address(name, scene)).status_code == 404
 
