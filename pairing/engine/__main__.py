@@ -1,11 +1,12 @@
 """Command line of the pairing engines, in the shape of the established ones.
 
-    python -m pairing.engine --dubov|--dutch FILE.trf -p [OUT] [--round N] [--explain]
-    python -m pairing.engine --dubov|--dutch FILE.trf -c
-    python -m pairing.engine --dubov|--dutch -g [--players N] [--rounds R] [--seed S] [...] [-o OUT.trf]
+    python -m pairing.engine --dubov|--dutch|--burstein FILE.trf -p [OUT] [--round N] [--explain]
+    python -m pairing.engine --dubov|--dutch|--burstein FILE.trf -c
+    python -m pairing.engine --dubov|--dutch|--burstein -g [--players N] [--rounds R] [--seed S] [...] [-o OUT.trf]
 
 ``--dubov`` pairs by the FIDE Dubov system (C.04.4.1), ``--dutch`` by the FIDE Dutch
-system (C.04.3, 2026 text).
+system (C.04.3, 2026 text), ``--burstein`` by the FIDE Burstein system (C.04.4.2, 2026
+text; its seeding rounds by the Dutch system).
 
 ``-p``: pair the next round (or ``--round N``) and print, or write to OUT, the number
 of pairs and then one ``white black`` line per board in board order (starting ranks),
@@ -132,27 +133,58 @@ def _dutch_bracket_lines(br) -> list[str]:
     return out
 
 
+def _burstein_bracket_lines(br) -> list[str]:
+    """A Burstein bracket (1.8, 3.2, 4): incoming floaters, every player with their Index
+    in BSN order, the pairs in the order of 4.3, the outgoing floaters, the notes."""
+    out = []
+    if br.moved_down:
+        out.append(f"  incoming floaters: {_ids(br.moved_down)}")
+    out.append(f"  residents: {_ids(br.residents)}")
+    out.append("  BSN order by the Index (1.8: Buchholz, Sonneborn-Berger, then TPN):")
+    for bsn, (pid, bh, sb) in enumerate(br.index, start=1):
+        out.append(f"    {bsn:>3}. {pid}  Buchholz {_num(bh)}, Sonneborn-Berger {_num(sb)}")
+    out.append(f"  pairs: {_ids([f'{a}-{b}' for a, b in zip(br.s1, br.t2, strict=True)])}")
+    out.append(f"  outgoing floaters: {_ids(br.downfloaters)}")
+    for note in br.notes:
+        out.append(f"  note: {note}")
+    return out
+
+
+def _num(value) -> str:
+    return format(value.normalize(), "f") if hasattr(value, "normalize") else str(value)
+
+
 def format_explanation(expl: Explanation, round_number: int | None = None, system: System = System.DUBOV) -> str:
     """A readable trace of :class:`Explanation`: PAB (2.1), every bracket (2.2: residents,
-    upfloaters and why, G1/G2, shifts, S1/T2), then the colour rule of every board (5.2)."""
+    upfloaters and why, G1/G2, shifts, S1/T2), then the colour rule of every board (5.2).
+    A round paired by other rules than the system's (Burstein's seeding rounds: Dutch)
+    reads as that system's."""
     out: list[str] = []
     title = f"Round {round_number}" if round_number is not None else "Round"
     out.append(f"{title}: how the pairing was made")
     bye = expl.bye
     out.append("")
+    system = expl.paired_by or system
     dutch = system is System.DUTCH
-    out.append("Pairing-allocated bye ([C2], [C5], 1.9.1)" if dutch else "Pairing-allocated bye (2.1)")
+    burstein = system is System.BURSTEIN
+    out.append("Pairing-allocated bye ([C2], [C5], 1.9.1)" if dutch else "Pairing-allocated bye (3.1)" if burstein
+               else "Pairing-allocated bye (2.1)")
     who = "none" if bye.player is None else f"player {bye.player}"
     out.append(f"  {who}")
     if bye.reason:
         out.append(f"  why: {bye.criteria()}")  # names the rejected players (2.1.2) too
     if bye.eligible:
-        out.append(f"  eligible: {_ids(bye.eligible)}" if dutch else f"  eligible, in 2.1.3-2.1.5 order: {_ids(bye.eligible)}")
+        out.append(f"  eligible: {_ids(bye.eligible)}" if dutch else
+                   f"  eligible, in 3.1.3-3.1.5 order: {_ids(bye.eligible)}" if burstein else
+                   f"  eligible, in 2.1.3-2.1.5 order: {_ids(bye.eligible)}")
     for n, br in enumerate(expl.brackets, start=1):
         out.append("")
         out.append(f"Bracket {n}: score {br.score}")
         if dutch:
             out.extend(_dutch_bracket_lines(br))
+            continue
+        if burstein:
+            out.extend(_burstein_bracket_lines(br))
             continue
         out.append(f"  residents: {_ids(br.residents)}")
         up = f"  upfloaters: {_ids(br.upfloaters)}"
@@ -272,19 +304,23 @@ def _positive(text: str) -> int:
 
 
 def _system(args: argparse.Namespace) -> System:
-    return System.DUTCH if getattr(args, "dutch", False) else System.DUBOV
+    from .cli_tools import system_of
+
+    return system_of(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="python -m pairing.engine",
-        description="FIDE Swiss pairing engines, Dubov (C.04.4.1) and Dutch (C.04.3): pair, check or generate TRF "
-        "files (TRF-2026, TRF-16).",
+        description="FIDE Swiss pairing engines, Dubov (C.04.4.1), Dutch (C.04.3) and Burstein (C.04.4.2): pair, "
+        "check or generate TRF files (TRF-2026, TRF-16).",
         epilog="Exit status: 0 ok, 1 no legal pairing, 2 usage error, 3 invalid input, 4 checker found differences.",
     )
     systems = ap.add_mutually_exclusive_group(required=True)
     systems.add_argument("--dubov", action="store_true", help="the FIDE Dubov system (C.04.4.1)")
     systems.add_argument("--dutch", action="store_true", help="the FIDE Dutch system (C.04.3, 2026 text)")
+    systems.add_argument("--burstein", action="store_true",
+                         help="the FIDE Burstein system (C.04.4.2, 2026 text; seeding rounds by the Dutch system)")
     ap.add_argument("file", nargs="?", help="TRF-2026 or TRF-16 input file (for -p and -c)")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument(

@@ -1,4 +1,4 @@
-"""The free checker (``python -m pairing.engine --dubov|--dutch FILE -c``) and what the
+"""The free checker (``python -m pairing.engine --dubov|--dutch|--burstein FILE -c``) and what the
 command line shares with it: reading a file, pairing one of its rounds.
 
 ``-c`` re-pairs every round of the file from the rounds before it (byes and absences as
@@ -58,7 +58,7 @@ def _missing_ratings(t: TrfTournament) -> list[int]:
 
 def no_pairing_message(round_number: int, exc: NoLegalPairing, system: System = System.DUBOV) -> str:
     players = ", ".join(str(p) for p in exc.players) or "(not named by the engine)"
-    article = "Dutch 1.9.3" if system is System.DUTCH else "Dubov 1.8.3"
+    article = {System.DUTCH: "Dutch 1.9.3", System.BURSTEIN: "Burstein 1.9"}.get(system, "Dubov 1.8.3")
     return (
         f"round {round_number} cannot be completed: there is no legal pairing ({article}, the arbiter "
         f"decides). Players who cannot be paired: {players}. Engine: {exc}"

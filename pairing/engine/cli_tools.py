@@ -140,8 +140,7 @@ def resolve(args) -> Resolved:
     if values.get("points") and values["acceleration"] == "baku":
         raise ValueError("Baku acceleration's virtual points are written for 1-½-0 scoring: give --points or "
                          "--acceleration baku, not both")
-    return Resolved(seed, values, tiebreaks, drawn_seed, bool(args.fixed),
-                    "dutch" if getattr(args, "dutch", False) else "dubov")
+    return Resolved(seed, values, tiebreaks, drawn_seed, bool(args.fixed), system_of(args).value)
 
 
 def _resolve_later(args, rng: random.Random, values: dict) -> None:
@@ -345,6 +344,15 @@ def generator_config(run: Resolved, fixed: bool) -> GeneratorConfig:
     )
 
 
+def system_of(args) -> System:
+    """The system the command line names (``--dubov``, ``--dutch``, ``--burstein``)."""
+    if getattr(args, "dutch", False):
+        return System.DUTCH
+    if getattr(args, "burstein", False):
+        return System.BURSTEIN
+    return System.DUBOV
+
+
 def generated_text(args) -> tuple[str, int, bool]:
     """The generated tournament as TRF text (TRF-2026; ``args.trf16``: TRF-16), its seed,
     and whether the seed was drawn.  Raises ValueError or
@@ -355,15 +363,15 @@ def generated_text(args) -> tuple[str, int, bool]:
         raise ValueError("TRF-16 has no record for Baku acceleration's virtual points (250): "
                          "leave out --trf16 or give --acceleration none")
     config = generator_config(run, args.fixed)
-    dutch = getattr(args, "dutch", False)
+    chosen = system_of(args)
     pairer = None
-    if dutch:
+    if chosen is not System.DUBOV:
         from . import pair_round
 
         def pairer(snapshot):
-            return pair_round(replace(snapshot, system=System.DUTCH))
+            return pair_round(replace(snapshot, system=chosen))
 
-    system = "Dutch" if dutch else "Dubov"
+    system = chosen.value.capitalize()
     generated = (generate_fast(config, args.played) if args.fast
                  else generate(config, pairer=pairer, rounds_to_play=args.played))
     kind = "fast plausible history" if args.fast else f"every round paired by the {system} engine"

@@ -226,7 +226,8 @@ class TrfTournament:
     def system(self) -> System | None:
         """The pairing system the file names in its encoded type (TRF-2026 ``192``):
         FIDE_DUTCH / FIDE_DUTCH_BAKU (also the bbpPairings spellings FIDE_DUTCH_2025 and
-        FIDE_DUTCH_2026) or FIDE_DUBOV / FIDE_DUBOV_BAKU; None for anything else."""
+        FIDE_DUTCH_2026), FIDE_DUBOV / FIDE_DUBOV_BAKU or FIDE_BURSTEIN / FIDE_BURSTEIN_BAKU
+        (FIDE's Tournament-Type Code Table); None for anything else."""
         for line in self.extra_lines:
             if line[:3] == "192":
                 code = line[3:].strip().upper()
@@ -234,6 +235,8 @@ class TrfTournament:
                     return System.DUTCH
                 if code.startswith("FIDE_DUBOV"):
                     return System.DUBOV
+                if code.startswith("FIDE_BURSTEIN"):
+                    return System.BURSTEIN
         return None
 
     def snapshot(self, round_number: int | None = None, *, default_rating: int | None = None,
