@@ -8,6 +8,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from ..tiebreaks import TieBreak
+from ..tiebreaks.definitions import LIMITS
 
 _BASE = {
     "BH": _("Buchholz: sum of the opponents' scores (C.07 8.1)"),
@@ -33,6 +34,11 @@ _BASE = {
     "RTNG": _("The player's rating: the higher ranks first (C.07, round robins and team events)"),
     "TPN": _("The tournament pairing number: the lower ranks first (C.07)"),
 }
+_LIMITS = {
+    1: _(", the limit raised by half a point (Limit modifier, KS/L1)"),
+    2: _(", the limit raised by one point (Limit modifier, KS/L2)"),
+    -1: _(", the limit lowered by half a point (Limit modifier, KS/L-1)"),
+}
 _REVERSED = {
     TieBreak.RTNG_R: _("The player's rating: the lower ranks first (C.07, round robins and team events)"),
     TieBreak.TPN_R: _("The tournament pairing number: the higher ranks first (C.07)"),
@@ -46,6 +52,8 @@ def describe(tb: TieBreak) -> str:
     text = str(_BASE[tb.base])
     if tb is TieBreak.DE_P:
         return text + gettext("; forfeited games count as played against the scheduled opponent (/P)")
+    if tb in LIMITS:
+        return text + str(_LIMITS[LIMITS[tb]])
     low, high = _cuts(tb)
     if low and high:
         return text + gettext(", without the %(low)s lowest and the %(high)s highest values (Median-%(low)s)") % {
@@ -58,7 +66,7 @@ def describe(tb: TieBreak) -> str:
 
 def _cuts(tb: TieBreak) -> tuple[int, int]:
     _base, _, modifier = tb.value.partition("-")
-    if not modifier or modifier in ("R", "P"):
+    if not modifier or modifier in ("R", "P") or modifier[0] == "L":
         return 0, 0
     if modifier[0] == "C":
         return int(modifier[1:]), 0

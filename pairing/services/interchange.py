@@ -46,8 +46,8 @@ def _rated_results(t: Tournament, hist: dict[int, list[RoundEntry]], played: int
 
 
 def _tiebreak_record(text: str) -> str:
-    """The tie-break list as TRF-2026 writes it (202): ``BH/C1, BH, SB``."""
-    return ", ".join(code.strip().replace("-", "/") for code in text.split(","))
+    """The tie-break list as TRF-2026 writes it (202): ``BH/C1, BH, SB``, ``KS/L-1``."""
+    return ", ".join(code.strip().replace("-", "/", 1) for code in text.split(","))
 
 
 def integrity_lines(t: Tournament) -> tuple[str, ...]:

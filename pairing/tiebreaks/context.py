@@ -10,7 +10,17 @@ from decimal import ROUND_HALF_UP, Decimal
 from pairing.engine.model import Colour, Result, RoundEntry
 from pairing.tiebreak_data import EXPECTED_BY_DIFFERENCE, dp_for_percent
 
-from .definitions import _SPEC, RULES_2026, TBPlayer, TBTournament, TieBreak, TieBreakError, Unrated, Value
+from .definitions import (
+    _SPEC,
+    LIMITS,
+    RULES_2026,
+    TBPlayer,
+    TBTournament,
+    TieBreak,
+    TieBreakError,
+    Unrated,
+    Value,
+)
 
 _ZERO = Decimal(0)
 _CENT = Decimal("0.01")
@@ -168,8 +178,19 @@ class _Context:
             ]
         return self._items_cache[i]
 
-    def opponent_sum(self, kind: str, low: int, high: int) -> list[Value]:
-        key = (kind, low, high)
+    def koya_limit(self, shift: int = 0) -> Decimal:
+        """C.07 9.2: half the maximum possible score, moved by ``shift`` half-points
+        (14.5, a half-point being a draw's points).  The maximum is a win for every
+        round played; in a round robin of an odd number of players each player sits out
+        one round a cycle (Berger's bye), so after r rounds of n players nobody can have
+        played more than r - r // n games."""
+        rounds = self.t.rounds
+        if self.t.round_robin and self.n % 2:
+            rounds -= rounds // self.n
+        return self.t.points.win * rounds / 2 + self.t.points.draw * shift
+
+    def opponent_sum(self, kind: str, low: int, high: int, shift: int = 0) -> list[Value]:
+        key = (kind, low, high, shift)
         if key not in self._cache:
             column: list[Value] = []
             for i in range(self.n):
@@ -179,7 +200,7 @@ class _Context:
                 elif kind == "SB":
                     rows = [(v, p * v, vur) for v, p, vur in items]
                 else:  # KS
-                    limit = self.t.points.win * self.t.rounds / 2
+                    limit = self.koya_limit(shift)
                     rows = [(v, p if v >= limit else _ZERO, vur) for v, p, vur in items]
                 column.append(_modified_sum(rows, low, high))
             self._cache[key] = column
@@ -286,7 +307,7 @@ class _Context:
         if base == "EXT":
             return [p.external if p.external is not None else _ZERO for p in self.t.players]
         if base in ("BH", "SB", "KS"):
-            return self.opponent_sum(base, low, high)
+            return self.opponent_sum(base, low, high, LIMITS.get(tb, 0))
         if base == "FB":
             if self._fore is None:
                 self._fore = _fore_context(self.t)

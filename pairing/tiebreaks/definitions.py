@@ -121,6 +121,9 @@ class TieBreak(enum.Enum):
     SB_C1 = "SB-C1"
     SB_C2 = "SB-C2"
     KS = "KS"
+    KS_L1 = "KS-L1"  # C.07 14.5: the limit raised by half a point
+    KS_L2 = "KS-L2"  # raised by one point
+    KS_LM1 = "KS-L-1"  # lowered by half a point
     DE = "DE"
     WIN = "WIN"
     WON = "WON"
@@ -163,6 +166,8 @@ class TieBreak(enum.Enum):
                 text.replace("the lower ranks first", "the higher ranks first"))
         if self is TieBreak.DE_P:
             return text + "; forfeited games count as played against the scheduled opponent (/P)"
+        if self in LIMITS:
+            return text + _LIMIT_TEXT[LIMITS[self]]
         if low and high:
             text += f", without the {low} lowest and the {high} highest values (Median-{low})"
         elif low:
@@ -216,10 +221,21 @@ _REVERSED = frozenset({TieBreak.RTNG_R, TieBreak.TPN_R})
 
 # tie-break -> (base system, values cut from the bottom, values cut from the top)
 _SPEC: dict[TieBreak, tuple[str, int, int]] = {}
+# Koya's Limit modifier (C.07 14.5): the limit of half the maximum score moved by so many
+# half-points (KS/L1 +1/2, KS/L2 +1, KS/L-1 -1/2); a half-point is a draw's points
+LIMITS: dict[TieBreak, int] = {}
+_LIMIT_TEXT = {
+    1: ", the limit raised by half a point (Limit modifier, KS/L1)",
+    2: ", the limit raised by one point (Limit modifier, KS/L2)",
+    -1: ", the limit lowered by half a point (Limit modifier, KS/L-1)",
+}
 for _tb in TieBreak:
     _base, _, _mod = _tb.value.partition("-")
     if not _mod or _mod in ("R", "P"):
         _SPEC[_tb] = (_base, 0, 0)
+    elif _mod[0] == "L":
+        _SPEC[_tb] = (_base, 0, 0)
+        LIMITS[_tb] = int(_mod[1:])
     elif _mod[0] == "C":
         _SPEC[_tb] = (_base, int(_mod[1:]), 0)
     else:
@@ -230,8 +246,12 @@ for _tb in TieBreak:
     _ALIASES[_tb.value] = _tb
     _ALIASES[_tb.value.replace("-", "")] = _tb
     _ALIASES[_tb.value.replace("-", "/")] = _tb  # the TRF-2026 (202) spelling: BH/C1
+    _ALIASES[_tb.value.replace("-", "/", 1)] = _tb  # KS/L-1
     _ALIASES[_tb.name] = _tb
 _ALIASES["AROC"] = TieBreak.ARO_C1  # the exercises' spelling of ARO Cut-1
+for _tb, _n in LIMITS.items():
+    if _n > 0:  # the sign written out: KS/L+1 (as Swiss-Manager and Gacrux write a raised limit)
+        _ALIASES[f"KS/L+{_n}"] = _ALIASES[f"KS-L+{_n}"] = _tb
 
 
 def parse_order(text: str) -> tuple[TieBreak, ...]:

@@ -293,3 +293,28 @@ def test_issue32_item9_the_manual_says_round_robins_are_in_this_version(client):
     text = _visible_text(client.get(reverse("pairing:help_chapter", args=["setup"])).content.decode())
     assert "not in this version" not in text
     assert "Round robin" in text or "round robin" in text
+
+
+def test_vcl_q104_the_koya_limit_variants_are_chosen_shown_exported_and_read_back(chief_client, chief, anon_client):
+    """KS/L1, KS/L-1 and KS/L2 (C.07 14.5) chosen when a round robin is created, explained in
+    the standings' legend, written in the rating report's 202 as C.07 names them and read
+    back by the import."""
+    from pairing.services import interchange
+
+    response = chief_client.post(reverse("pairing:tournament_create"), {
+        **GOOD, "system": "round-robin", "tiebreaks": "KS/L1, KS/L-1, KS/L2"})
+    assert response.status_code == 302
+    t = Tournament.objects.get(slug="autumn-open")
+    assert t.tiebreaks == "KS-L1, KS-L-1, KS-L2"
+    Tournament.objects.filter(pk=t.pk).update(public=True)
+    add_players(t, 5)
+    play_round(t)
+    page = anon_client.get(reverse("pairing:standings", args=[t.slug])).content.decode()
+    assert "the limit raised by half a point (Limit modifier, KS/L1)" in page
+    assert "the limit lowered by half a point (Limit modifier, KS/L-1)" in page
+    text = interchange.export_trf(t)
+    assert "202 KS/L1, KS/L-1, KS/L2" in text.splitlines()
+    fresh = Tournament.objects.create(slug="again", name="Again", owner=chief)
+    interchange.import_trf(fresh, text)
+    fresh.refresh_from_db()
+    assert fresh.tiebreaks == "KS-L1, KS-L-1, KS-L2"
