@@ -35,7 +35,7 @@ from .numbering import renumber
 
 def set_byes(
     tournament, round_number: int, wanted: dict[int, str], user=None, seen: dict[int, str] | None = None,
-    confirmations: int = 0,
+    confirmations: int = 0, asked: list[str] | None = None,
 ) -> list[str]:
     """Requested byes for one round not yet published: ``wanted`` maps player pk to
     ``""`` (plays), ``H``, ``Z`` or ``F``.  All or nothing; returns the changes made.
@@ -48,6 +48,10 @@ def set_byes(
     Changing the byes of the round in draft discards the draft.  A full-point bye is a
     pairing-integrity event (a point without a game, outside the pairing): it needs a
     Level-3 confirmation (``confirmations``) and is recorded.
+
+    ``asked`` (a list): the warnings of this round are added to it instead of being asked
+    here; the caller asks them all at once (:func:`set_byes_grid`) inside the transaction
+    that made these changes, so a refusal undoes them.
     """
     first_open = tournament.rounds_published() + 1
     if not first_open <= round_number <= tournament.rounds:
@@ -103,7 +107,9 @@ def set_byes(
                   "byes.") % {"names": names, "points": points_text(tournament.point_win)},
                 _("It is a pairing-integrity event: recorded and written in the rating report's copy."),
             ]
-        if warnings:
+        if warnings and asked is not None:
+            asked.extend(_("Round %(n)s:") % {"n": round_number} + " " + w for w in warnings)
+        elif warnings:
             require(Level.CONFIRM, confirmations, _("Byes of round %(n)s") % {"n": round_number}, warnings)
         if changes:
             if round_number == first_open:
@@ -145,13 +151,24 @@ def set_byes_grid(
     confirmations: int = 0,
 ) -> dict[int, list[str]]:
     """:func:`set_byes` for several rounds at once (the byes grid), all or nothing: a
-    refusal in any round saves nothing in any.  ``wanted`` and ``seen`` by round number."""
+    refusal in any round saves nothing in any.  ``wanted`` and ``seen`` by round number.
+
+    One Level-3 question for the whole grid, listing the warnings of every round (VCL4THP
+    Q174: a second half-point bye in a later round, a full-point bye ...), each under its
+    round: the rounds are applied in order in one transaction (so a half-point bye set in
+    an earlier round of the same grid counts), and without enough confirmations the
+    question is raised inside it, which undoes every round."""
     done = {}
+    asked: list[str] = []
     with transaction.atomic():
         for number in sorted(wanted):
-            changes = set_byes(tournament, number, wanted[number], user, (seen or {}).get(number), confirmations)
+            changes = set_byes(tournament, number, wanted[number], user, (seen or {}).get(number), confirmations,
+                               asked=asked)
             if changes:
                 done[number] = changes
+        if asked:
+            rounds = ", ".join(str(n) for n in sorted(done))
+            require(Level.CONFIRM, confirmations, _("Byes of rounds %(rounds)s") % {"rounds": rounds}, asked)
     return done
 
 

@@ -149,7 +149,8 @@ def test_rough_edge_7_byes_of_several_rounds_are_set_in_one_grid(chief_client, t
         f"kind-{players[0].pk}-2": ByeKind.HALF, f"kind-{players[0].pk}-3": ByeKind.ZERO,
         f"kind-{players[1].pk}-5": ByeKind.FULL, f"kind-{players[2].pk}-1": "",
     })
-    assert "Byes of round 5" in response.content.decode()  # Level 3 first: a full-point bye
+    assert "Byes of rounds 2, 3, 5" in response.content.decode()  # Level 3 first: a full-point bye
+    assert "Round 5: " in response.content.decode()
     response = chief_client.get(confirm(chief_client, response).url)
     assert "3 changes saved." in response.content.decode()
     assert sorted(Bye.objects.values_list("player_id", "round_number", "kind")) == sorted([
@@ -173,3 +174,40 @@ def test_rough_edge_7_the_grid_without_seen_and_for_played_rounds(chief_client, 
     play_round(tournament, chief)
     page = chief_client.get(grid_url(tournament)).content.decode()
     assert f'name="kind-{players[0].pk}-1"' not in page and f'name="kind-{players[0].pk}-2"' in page
+
+
+def test_vcl_q174_the_grid_asks_at_level_3_with_every_warning_of_every_round(chief_client, tournament, players):
+    """One grid, three rounds with warnings: a full-point bye in round 2, and player 1's
+    half-point byes in rounds 3 and 5 (his second and third).  The Level-3 page lists all
+    of them, each under its round (once it showed only the first round's, and the one
+    confirmation let the later rounds' warnings in unseen); nothing is saved before it."""
+    first, second = players[0], players[1]
+    response = chief_client.post(grid_url(tournament), {
+        **grid_seen(tournament),
+        f"kind-{second.pk}-2": ByeKind.FULL,
+        f"kind-{first.pk}-3": ByeKind.HALF, f"kind-{first.pk}-4": ByeKind.ZERO, f"kind-{first.pk}-5": ByeKind.HALF,
+        f"kind-{players[2].pk}-1": ByeKind.HALF,
+    })
+    page = response.content.decode().replace("&#x27;", "'")
+    assert confirmation_page(response)["level"] == 3
+    assert "Byes of rounds 1, 2, 3, 4, 5" in page
+    assert f"Round 2: {second.name}: a full-point bye scores 1 without a game." in page
+    assert f"Round 5: {first.name} already has a half-point bye (round 3); this is number 2." in page
+    assert not Bye.objects.exists()  # nothing before the answer
+    response = chief_client.get(confirm(chief_client, response).url)
+    assert "5 changes saved." in response.content.decode()
+    assert sorted(Bye.objects.values_list("player_id", "round_number", "kind")) == sorted([
+        (second.pk, 2, "F"), (first.pk, 3, "H"), (first.pk, 4, "Z"), (first.pk, 5, "H"), (players[2].pk, 1, "H"),
+    ])
+
+
+def test_vcl_q174_a_second_half_point_bye_set_in_the_grid_after_the_single_round_page_asks(
+        chief_client, tournament, players):
+    """Player 1's first half-point bye set on the round page; the grid's second one, in a
+    later round, is asked about with the round of the first."""
+    first = players[0]
+    chief_client.post(absences_url(tournament), {"round": 2, "seen": "", f"kind-{first.pk}": ByeKind.HALF})
+    response = chief_client.post(grid_url(tournament), {**grid_seen(tournament), f"kind-{first.pk}-4": ByeKind.HALF})
+    page = response.content.decode()
+    assert f"Round 4: {first.name} already has a half-point bye (round 2); this is number 2." in page
+    assert Bye.objects.filter(player=first).count() == 1
