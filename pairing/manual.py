@@ -34,6 +34,7 @@ CHAPTERS: list[tuple[str, str]] = [
     ("public", _("Public pages and printing")),
     ("events", _("Events, sections and the front page")),
     ("entries", _("Online entries")),
+    ("hall", _("Check-in and the hall's paperwork")),
     ("fide-mode", _("FIDE mode, warnings and pairing-integrity events")),
     ("trust", _("Two arbiters at once, the audit trail, logins")),
     ("hosting", _("Hosting, backups and upgrades")),
@@ -108,6 +109,10 @@ PAGE_CHAPTER = {
     "entry_form": "entries",
     "entry_status": "entries",
     "event_entries": "entries",
+    "checkin": "hall",
+    "checkin_close": "hall",
+    "self_checkin": "hall",
+    "print_sheet": "hall",
 }
 
 

@@ -1,6 +1,7 @@
 """Views: check access, call a service (changes) or a report (reads), render.  One module per area."""
 
 from .audit import audit_trail
+from .checkin import checkin, checkin_close, self_checkin
 from .display import density
 from .entries import entry_form, entry_status, event_entries
 from .events import event, event_create, event_player_move, event_players, event_settings, front_page
@@ -8,6 +9,7 @@ from .fide import fide_mode, fide_mode_leave, integrity_undo
 from .help import help_chapter, help_index
 from .jobs import check_tournament, job_answer, job_detail
 from .manual import pair_by_hand, round_manual
+from .paperwork import print_sheet
 from .players import (
     forbidden_pair_delete,
     forbidden_pairs,
@@ -53,6 +55,10 @@ from .tournaments import (
 )
 
 __all__ = [
+    "checkin",
+    "checkin_close",
+    "self_checkin",
+    "print_sheet",
     "entry_form",
     "entry_status",
     "event_entries",
