@@ -100,7 +100,7 @@ def run(job_id: int, handler: Handler, *, worker_id: str = "") -> dict | None:
     now = timezone.now()
     Job.objects.filter(pk=job.pk).update(
         status=JobStatus.RUNNING, started_at=job.started_at or now, worker_id=worker_id[:64],
-        attempts=F("attempts") + 1, step="queued" if job.step == "queued" else job.step,
+        attempts=F("attempts") + 1,
     )
     job.refresh_from_db()
     progress = Progress(job)
