@@ -55,6 +55,7 @@ _RECOMPUTED = {
 _TRF26_ONLY = {"062", "072", "082", "092", "132", "142", "152", "162", "172", "182", "192", "202", "212", "222",
                "240", "250", "260"}
 _TRF16_ONLY = {"XXR", "XXC", "XXS", "XXP", "XXZ", "XXE"}
+_TRF16_RESULTS = {"H", "F", "U", "Z", "W", "D", "L"}  # result codes TRF-06 did not define
 
 
 @dataclass
@@ -84,9 +85,13 @@ def _codes(text: str) -> dict[str, list[int]]:
 
 
 def version_of(text: str, data) -> tuple[str, str]:
-    """(version, why): TRF-2026 when it has a record only that version defines or a
-    ``?`` result; TRF-16 with the engines' XX records or the byes TRF-16 introduced
-    (H, F, U, Z); otherwise TRF-06."""
+    """(version, why), by the records the file holds: TRF-2026 when it has a record only
+    that version defines or a ``?`` result; TRF-16 with the engines' XX records of the
+    TRF-16 years; otherwise TRF-06, whose records (001, 012-132) every later version
+    keeps.  The result codes TRF-16 added (H, F, U, Z byes; W, D, L games under one move)
+    do not make a file TRF-16 by themselves (VCL4THP Q48): TRF-06 programs wrote them
+    too, and TRF-16 and TRF-2026 read them alike; a TRF-06 file that uses them is named
+    with the codes found."""
     codes = set(_codes(text))
     new = sorted(codes & _TRF26_ONLY)
     if new:
@@ -96,11 +101,13 @@ def version_of(text: str, data) -> tuple[str, str]:
     old16 = sorted(codes & _TRF16_ONLY)
     if old16:
         return "TRF-16", _("records %(codes)s") % {"codes": ", ".join(old16)}
-    bye_codes = {"H", "F", "U", "Z"}
-    for line in text.splitlines():
-        if line.startswith("001") and any(line[98 + 10 * k: 99 + 10 * k] in bye_codes for k in range(30)):
-            return "TRF-16", _("byes written H, F, U or Z")
-    return "TRF-06", _("no record or bye code of a later version")
+    later = sorted({line[98 + 10 * k].upper() for line in text.splitlines() if line.startswith("001")
+                    for k in range(30) if line[98 + 10 * k: 99 + 10 * k].upper() in _TRF16_RESULTS})
+    if later:
+        return "TRF-06", _("only records TRF-06 defines (%(records)s); results also written with the codes TRF-16 "
+                           "added (%(codes)s), read as TRF-16 defines them") % {
+            "records": ", ".join(sorted(codes)), "codes": ", ".join(later)}
+    return "TRF-06", _("no record or result code of a later version")
 
 
 def is_round_robin_file(data) -> bool:
@@ -193,8 +200,8 @@ def review(text: str, data, t: Tournament) -> Review:
         r.notes.append(_("No point system in the file (XXS/162): win 1, draw ½, loss 0, byes as FIDE's default."))
     if "202" not in codes:
         r.notes.append(_("No tie-break list in the file (202): the tournament's list is kept (%(list)s).") % {"list": t.tiebreaks or _("none")})
-    if not any(c in codes for c in ("XXC", "152")) and not data.rounds_played():
-        r.notes.append(_("No initial colour in the file (XXC/152): the tournament's setting applies."))
+    if not any(c in codes for c in ("XXC", "152")):
+        r.notes.append(_initial_colour_note(data))
     # codes converted
     old_byes = sum(1 for line in text.splitlines() if line.startswith("001")
                    for k in range(30) if re.fullmatch(r"0000 - [+-]", line[91 + 10 * k: 99 + 10 * k]))
@@ -219,6 +226,19 @@ def review(text: str, data, t: Tournament) -> Review:
             "%(n)s players absent in the next round (XXZ) stored as zero-point byes.", len(data.absent_next),
         ) % {"n": len(data.absent_next)})
     return r
+
+
+def _initial_colour_note(data) -> str:
+    """What the import does without an initial colour in the file (VCL4THP Q48): before
+    round 1 the tournament's setting; after it, the colour of the highest-ranked player
+    paired in round 1, as TRF-2026 (152) says."""
+    first = next((p for p in sorted(data.players, key=lambda q: q.id)
+                  if p.history and p.history[0].opponent is not None and p.history[0].colour is not None), None)
+    if first is None:
+        return _("No initial colour in the file (XXC/152): the tournament's setting applies.")
+    colour = _("White") if first.history[0].colour.value == "w" else _("Black")
+    return _("No initial colour in the file (XXC/152): %(colour)s, the colour of player %(id)s in round 1, the "
+             "highest-ranked player paired in it (as TRF-2026's 152 says).") % {"colour": colour, "id": first.id}
 
 
 # The import's Level-3 page (issue 32, item 11): the findings by kind, most serious first,

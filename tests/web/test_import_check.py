@@ -172,13 +172,40 @@ def test_vcl_q47_q48_a_trf06_file_is_detected_and_every_adjustment_is_listed(chi
     assert not fresh.player_set.exists()
     response = confirm(chief_client, response)
     follow = chief_client.get(response["Location"]).content.decode()
-    assert "File version: TRF-06 (no record or bye code of a later version)." in follow
+    assert "File version: TRF-06 (no record or result code of a later version)." in follow
+    assert ("No initial colour in the file (XXC/152): White, the colour of player 1 in round 1, the "
+            "highest-ranked player paired in it (as TRF-2026&#x27;s 152 says).") in follow
     assert "Place read from the file (022): Maribor." in follow
     fresh.refresh_from_db()
     assert (fresh.place, str(fresh.start_date), str(fresh.end_date)) == ("Maribor", "2005-03-01", "2005-03-29")
     assert Bye.objects.get(tournament=fresh).kind == "U"
     entry = AuditEntry.objects.get(tournament=fresh, action="import")
     assert any("TRF-06" in line for line in entry.after["adjustments"])
+
+
+TRF06_WITH_LATER_CODES = (
+    "012 Club Championship 2006\n"
+    "001    1      Alpha, Ann                        2100                             1.5    1     3 b 1  0000 - H\n"
+    "001    2      Beta, Bob                         2000                             1.0    2  0000 - U     3 w 0\n"
+    "001    3      Gamma, Gil                        1900                             1.0    3     1 w 0     2 b 1\n"
+)
+
+
+def test_vcl_q48_a_file_of_012_and_001_records_is_named_trf06_with_the_codes_it_uses_and_its_colour_said(
+        chief_client, chief):
+    """Only 012 and 001 records, results with the bye codes TRF-16 added (H, U) and no
+    initial colour (XXC/152): the summary names the version by its records (TRF-06, not
+    "TRF-16 (byes written H, F, U or Z)"), names the codes, and says where the initial
+    colour came from: round 1, where player 1, the highest ranked paired, had Black."""
+    fresh, response = _import(chief_client, chief, text=TRF06_WITH_LATER_CODES)
+    response = confirm(chief_client, response)  # the default number of rounds is asked about
+    follow = chief_client.get(response["Location"]).content.decode().replace("&#x27;", "'")
+    assert ("File version: TRF-06 (only records TRF-06 defines (001, 012); results also written with the codes "
+            "TRF-16 added (H, U), read as TRF-16 defines them).") in follow
+    assert ("No initial colour in the file (XXC/152): Black, the colour of player 1 in round 1, the highest-ranked "
+            "player paired in it (as TRF-2026's 152 says).") in follow
+    fresh.refresh_from_db()
+    assert fresh.initial_colour == "b" and fresh.rounds_published() == 2
 
 
 def test_vcl_q49_q50_a_trf16_file_with_records_this_program_does_not_read_says_which(chief_client, chief):
