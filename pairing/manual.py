@@ -35,6 +35,7 @@ CHAPTERS: list[tuple[str, str]] = [
     ("events", _("Events, sections and the front page")),
     ("entries", _("Online entries")),
     ("hall", _("Check-in and the hall's paperwork")),
+    ("prizes", _("Categories, clubs and prizes")),
     ("fide-mode", _("FIDE mode, warnings and pairing-integrity events")),
     ("trust", _("Two arbiters at once, the audit trail, logins")),
     ("hosting", _("Hosting, backups and upgrades")),
@@ -113,6 +114,8 @@ PAGE_CHAPTER = {
     "checkin_close": "hall",
     "self_checkin": "hall",
     "print_sheet": "hall",
+    "prizes": "prizes",
+    "prizes_edit": "prizes",
 }
 
 

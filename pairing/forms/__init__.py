@@ -8,6 +8,7 @@ from .events import EventForm
 from .fields import MAX_FILE_BYTES
 from .player_list import LIST_COLUMNS, ParsedPlayer, PlayerListForm, TrfImportForm, parse_player_list
 from .players import ForbiddenPairForm, PlayerForm, WithdrawForm
+from .prizes import PrizeForm
 from .ratings import RatingListUploadForm
 from .rounds import OnePlayerForm, PoolPairForm, SwapForm
 from .tournament import DeputyForm, TournamentForm
@@ -17,6 +18,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "DeputyForm",
     "EventForm",
+    "PrizeForm",
     "EntryForm",
     "EntryActionForm",
     "HONEYPOT",

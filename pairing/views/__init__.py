@@ -22,6 +22,7 @@ from .players import (
     players_import,
     trf_import,
 )
+from .prizes import prizes, prizes_edit
 from .ratings import (
     player_lookup,
     rating_check,
@@ -59,6 +60,8 @@ __all__ = [
     "checkin_close",
     "self_checkin",
     "print_sheet",
+    "prizes",
+    "prizes_edit",
     "entry_form",
     "entry_status",
     "event_entries",

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Read-only pages anyone may GET (for a public tournament); they refuse POST.
 PUBLIC = {"health", "help_index", "help_chapter", "tournament", "round", "standings", "standings_csv", "crosstable", "aro", "player_card",
-          "front_page", "event", "entry_status", "dashboard"}  # the root: the front page for visitors (issue 37)
+          "front_page", "event", "entry_status", "dashboard", "prizes"}  # the root: the front page for visitors (issue 37)
 # Pages of the signed-in user's own: no tournament in the address.
 ACCOUNT = {"tournament_create", "invitation_answer", "job", "job_answer", "event_create"}
 # Forms anyone may send (with a CSRF token): an event's online entry form (issue 37;
