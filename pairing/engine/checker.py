@@ -266,20 +266,22 @@ def check_standings(t: TrfTournament, path: str, played: int) -> tuple[list[str]
     ``played`` rounds, by the same tie-break code as the web app's standings (VCL4THP
     Q21): the differences, and a note when the tie-breaks could not be checked.
 
-    With a tie-break list (:func:`tiebreak_list`) players tied on everything may be in
+    With a tie-break list (:func:`tiebreak_list`), under the C.07 text the file's ``###``
+    line names (else the one its start date gives), players tied on everything may be in
     any order within their shared places (a drawing of lots, or the chief arbiter's
     order, decided it).  Without one the ranks are checked against the points only: a
     player with more points must be ranked above one with fewer, and players on equal
     points may share their places in any order; the note says that the tie-breaks were
     not checked and why."""
-    from .cli_tools import standings
+    from .cli_tools import standings, tiebreak_text
 
     order, source = tiebreak_list(t)
     try:
         computed = standings(t, played, order)
     except ValueError as exc:
         raise InputError(f"{path}: the tie-break list ({source}) cannot be read: {exc}") from None
-    basis = (order if source == "202" else f"{order}, from 212") if order else "points only"
+    text = f"C.07 {tiebreak_text(t)} text" + ("" if t.tiebreak_text() else " by the start date")
+    basis = (f"{order}; {text}" if source == "202" else f"{order}, from 212; {text}") if order else "points only"
     diffs = []
     for p in sorted(t.players, key=lambda q: q.id):
         points, rank, shared = computed[p.id]

@@ -21,7 +21,7 @@ from decimal import Decimal
 
 from .generator import GeneratorConfig, generate, generate_fast
 from .model import Colour, PointSystem, Result, RoundEntry, System
-from .trf import as_trf16, dump_trf, from_generated
+from .trf import TIEBREAK_TEXT_LINE, as_trf16, dump_trf, from_generated
 
 # option -> (fixed default, random range); ranges are inclusive
 RANDOM_RANGES: dict[str, tuple[object, tuple]] = {
@@ -257,16 +257,15 @@ def standings(t, played: int, order_text: str | None):
     """``{id: (points, rank)}`` of a :class:`~pairing.engine.trf.TrfTournament` after
     ``played`` rounds, ranked by the tie-break list ``order_text`` (202 spelling; None:
     points only).  Raises ValueError for a list that cannot be read.  The C.07 text
-    follows the file's start date (042; the 2026 text from 1 March 2026 or without a
-    date); with unrated players (no rating) present the rating-based tie-breaks are
+    is the one the file's ``###`` line names, else follows its start date (042; the 2026
+    text from 1 March 2026 or without a date; :func:`tiebreak_text`); with unrated players (no rating) present the rating-based tie-breaks are
     dropped, as C.07 10 says when no other rule is published.  The rank is the first
     place of the player's tie group and the number of players sharing it:
     ``{id: (points, rank, shared)}``."""
     from pairing import tiebreaks as tb
 
     order = tb.parse_order(order_text) if order_text else ()
-    start = (t.start_date or "").strip().replace("-", "/").replace(".", "/")
-    rules = tb.RULES_2023 if start[:10] and start[:10] < "2026/03/01" else tb.RULES_2026
+    rules = tiebreak_text(t)
     blank = RoundEntry(None, None, Result.ZERO_BYE)
     data = tb.TBTournament(
         players=tuple(
@@ -290,6 +289,17 @@ def standings(t, played: int, order_text: str | None):
     return {r.id: (points[r.id], r.rank, shared[r.rank]) for r in ranked} | {
         pid: (points[pid], None, 0) for pid in unranked
     }
+
+
+def tiebreak_text(t) -> int:
+    """The C.07 text a file's standings follow: the one its ``###`` line names
+    (:data:`~pairing.engine.trf.TIEBREAK_TEXT_LINE`), else by its start date (042): the
+    2023 text before 1 March 2026, the 2026 text from then on or without a date."""
+    named = t.tiebreak_text()
+    if named is not None:
+        return named
+    start = (t.start_date or "").strip().replace("-", "/").replace(".", "/")
+    return 2023 if start[:10] and start[:10] < "2026/03/01" else 2026
 
 
 def point_system(points: str | None, pab: str | None) -> PointSystem:
@@ -381,7 +391,8 @@ def generated_text(args) -> tuple[str, int, bool]:
     t = replace(
         t,
         players=tuple(replace(p, points=ranked[p.id][0], rank=ranked[p.id][1]) for p in t.players),
-        extra_lines=(f"### {run.command(args.fast, args.played, trf16)}", f"062 {len(t.players)}",
+        extra_lines=(f"### {run.command(args.fast, args.played, trf16)}",
+                     TIEBREAK_TEXT_LINE.format(year=tiebreak_text(t)), f"062 {len(t.players)}",
                      f"072 {sum(1 for p in t.players if p.rating)}", f"092 Individual: Swiss system (FIDE {system})",
                      f"192 {coded}", f"202 {run.tiebreaks}", f"212 PTS, {run.tiebreaks}", *t.extra_lines),
     )

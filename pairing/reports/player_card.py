@@ -49,7 +49,7 @@ class PlayerCard:
     rank: int | None
     points: Decimal
     aro: int  # Dubov 1.6: played opponents only, rounded half up; 0 without games
-    tpr: int  # C.07 10.2, as in the standings; 0 without games
+    tpr: int | None  # C.07 10.2, as in the standings; None without a game (a real 0 is 0)
     games_played: int
     colours: str  # played games only, e.g. "WBW" (Dubov 1.5 / D3)
     colour_difference: int
@@ -133,7 +133,7 @@ def player_card(t: Tournament, player: Player) -> PlayerCard:
         rank=rank,
         points=running,
         aro=engine.aro(me, {pk: p.rating for pk, p in by_pk.items()}),
-        tpr=table.tpr.get(player.pk, 0),
+        tpr=table.tpr.get(player.pk),
         games_played=len(colours),
         colours="".join("W" if c is Colour.WHITE else "B" for c in colours),
         colour_difference=engine.colour_difference(me.history),

@@ -56,8 +56,9 @@ class StandingRow:
     player: Player
     points: Decimal
     tiebreaks: tuple
-    # per tie-break: a rating average or performance of a player without a game (0 in
-    # the computation, which orders them last), shown as "—" / left empty in the CSV
+    # per tie-break: an average or performance of a player without a game (AOB, ARO, TPR,
+    # PTP, APRO, APPO; 0 in the computation, which orders them last), shown as "—" / left
+    # empty in the CSV
     no_value: tuple[bool, ...] = ()
     # decimals of each tie-break column (the same for every row: "5.00" beside "3.50",
     # not "5"; issue 21, rough edge 8); empty: each value as :func:`figure` writes it
@@ -112,7 +113,7 @@ class Ranked:
     expelled: tuple[RankRow, ...]  # out of the standings, at the foot of the crosstable
     places: tuple[int, ...]
     dropped: tuple[str, ...]
-    tpr: dict[int, int]  # every player's TPR (C.07 10.2), for the cards
+    tpr: dict[int, int | None]  # every player's TPR (C.07 10.2), for the cards; None without a game
     average_rating: int | None
     rated: bool  # some game counts for FIDE rating (the Rtg ± column)
 
@@ -153,7 +154,7 @@ def _ranked(t: Tournament, rounds: int, order_ties: bool) -> Ranked:
         expelled=tuple(compact(r) for r in table.expelled),
         places=table.rows[0].places if table.rows else (),
         dropped=tuple(table.dropped),
-        tpr={pk: int(v[0]) for pk, v in table.extra.items()},
+        tpr={pk: int(v[0]) if v[0] is not None else None for pk, v in table.extra.items()},
         average_rating=rating_change.average_rating(table.players),
         rated=rating_change.any_rated(table.players, table.hist),
     )
@@ -259,16 +260,12 @@ def standings_table(t: Tournament, rounds: int | None = None, order_ties: bool =
     key = tie_key(t, [p for p in players if p.pk not in expelled]) if order_ties else None
     if key is not None:
         rows = tb.break_ties(rows, key)
-    # a rating average or performance over no game is 0 in the computation: shown '—'
-    blank_zero = [o.rating_based and o.base != "RTNG" for o in order]
     places = column_places([[r.tiebreaks[i] for r in rows] for i in range(len(order))])
 
     def row(r, rank: int) -> StandingRow:
-        return StandingRow(
-            rank, by_pk[r.id], r.points, r.tiebreaks,
-            tuple(rb and v == 0 for rb, v in zip(blank_zero, r.tiebreaks, strict=True)),
-            places,
-        )
+        # an average or performance over no game is 0 in the order and shown '—'; a real
+        # 0 (a TPR of 0 over games played) is 0
+        return StandingRow(rank, by_pk[r.id], r.points, r.tiebreaks, r.undefined or (False,) * len(order), places)
 
     return _Table(
         [o.label for o in order], [row(r, r.rank) for r in rows], rounds, players, hist, data,

@@ -198,6 +198,9 @@ def review(text: str, data, t: Tournament) -> Review:
                            "are kept.") % {"n": t.rounds})
     if not any(c in codes for c in ("XXS", "162")):
         r.notes.append(_("No point system in the file (XXS/162): win 1, draw ½, loss 0, byes as FIDE's default."))
+    if data.tiebreak_text() is not None:
+        r.notes.append(_("The tie-breaks follow the %(year)s text of C.07, as the file's ### line says; the tournament "
+                         "keeps it.") % {"year": data.tiebreak_text()})
     if "202" not in codes:
         r.notes.append(_("No tie-break list in the file (202): the tournament's list is kept (%(list)s).") % {"list": t.tiebreaks or _("none")})
     if not any(c in codes for c in ("XXC", "152")):

@@ -45,9 +45,15 @@ def _rated_results(t: Tournament, hist: dict[int, list[RoundEntry]], played: int
                 hist[pk][k] = RoundEntry(e.opponent, e.colour, Result(SIDES[g["rating_result"]][side]))
 
 
-def _tiebreak_record(text: str) -> str:
-    """The tie-break list as TRF-2026 writes it (202): ``BH/C1, BH, SB``, ``KS/L-1``."""
-    return ", ".join(code.strip().replace("-", "/", 1) for code in text.split(","))
+# the rounds one elected to play: GE in the 2023 text, REP in the 2026 text
+_GE_NAMES = {2023: "GE", 2026: "REP"}
+
+
+def _tiebreak_record(text: str, rules: int = 2026) -> str:
+    """The tie-break list as TRF-2026 writes it (202): ``BH/C1, BH, SB``, ``KS/L-1``;
+    GE and REP (one tie-break) by the name of the C.07 text the standings follow."""
+    codes = [code.strip().replace("-", "/", 1) for code in text.split(",")]
+    return ", ".join(_GE_NAMES[rules] if code in _GE_NAMES.values() else code for code in codes)
 
 
 def integrity_lines(t: Tournament) -> tuple[str, ...]:
@@ -231,7 +237,8 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
         players=trf_players,
         absent_next=absent,
         extra_lines=trf_records.records(t, players, list(t.published_rounds().filter(number__lte=played)), ps,
-                                        _tiebreak_record(t.tiebreaks) if t.tiebreaks.strip() else "")
+                                        _tiebreak_record(t.tiebreaks, t.effective_tiebreak_rules())
+                                        if t.tiebreaks.strip() else "")
         + tuple(trf_module.bye_record(kind, number, ids)
                 for (kind, number), ids in sorted(ahead.items(), key=lambda kv: (kv[0][1], kv[0][0])))
         + late_entry_records(players)

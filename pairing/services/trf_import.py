@@ -193,6 +193,8 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         t.ranking_frozen = played >= 4
         if tiebreak_list is not None:
             t.tiebreaks = tiebreak_list
+        if data.tiebreak_text() is not None:  # the C.07 text the file's ### line names
+            t.tiebreak_rules = data.tiebreak_text()
         _description_from(t, data)
         t.acceleration = AccelerationMethod.BAKU if baku else AccelerationMethod.NONE
         if import_review.is_round_robin_file(data):

@@ -1,8 +1,9 @@
 """The TRF-2026 tournament records a report carries beyond the header lines (C.04 Annex 2,
 version 2026): numbers of players (062, 072), type (092), the round dates (132, mandatory
 for rating: the tournament's round schedule), the program (182), the encoded type of tournament (192), the
-tie-breaks (202) and those that define the standings (212), and the encoded time
-control (222); and 260 records for the forbidden pairs.
+tie-breaks (202) and those that define the standings (212) with a ``###`` line naming the
+C.07 text they follow, and the encoded time control (222); and 260 records for the
+forbidden pairs.
 
 Rounds (142), initial colour (152) and scoring (162) are written by the engine's TRF
 writer from the same fields as XXR, XXC and XXS.  :func:`records` lists the others in
@@ -17,6 +18,7 @@ import re
 from django.utils import timezone
 
 from ..engine import PointSystem
+from ..engine.trf import TIEBREAK_TEXT_LINE
 from ..models import AccelerationMethod, PairingSystem, Player, Round, Tournament
 from ..reports.rating_change import official_rating
 
@@ -95,7 +97,11 @@ def records(t: Tournament, players: list[Player], rounds: list[Round], ps: Point
     lines.append(f"182 {PROGRAMS[t.system]}")
     lines.append(f"192 {tournament_type(t)}")
     if tiebreaks:
-        lines += [f"202 {tiebreaks}", f"212 PTS, {tiebreaks}"]
+        # TRF-2026 has no record for the C.07 text, which changes the values (the 2026
+        # text caps the dummy opponent's score): a comment line says it, in the file for
+        # rating too, and the checker and the import read it back
+        lines += [TIEBREAK_TEXT_LINE.format(year=t.effective_tiebreak_rules()), f"202 {tiebreaks}",
+                  f"212 PTS, {tiebreaks}"]
     if tc := time_control(t.time_control):
         lines.append(f"222 {tc}")
     return tuple(lines)

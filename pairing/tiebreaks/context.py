@@ -294,6 +294,20 @@ class _Context:
     def opponents_average(self, per_player: list[Value]) -> list[Value]:
         return [_round_average([int(per_player[j]) for j in self._met(i)]) for i in range(self.n)]
 
+    def undefined(self, tb: TieBreak) -> list[bool]:
+        """Per player: ``tb`` has no value (C.07 10, 8.2: an average or performance over
+        no game).  AOB, TPR, PTP, APRO and APPO need a game over the board; ARO with its
+        cut or median needs more games than it leaves out (ARO-C1 of one game: Ex 18).
+        Their columns hold 0 there, which orders such a player last."""
+        base, low, high = _SPEC[tb]
+        if base in ("AOB", "TPR", "PTP", "APRO", "APPO"):
+            need = 1
+        elif base == "ARO":
+            need = 1 + low + high
+        else:
+            return [False] * self.n
+        return [len(self._met(i)) < need for i in range(self.n)]
+
     # ------------------------------------------------------------ dispatch
 
     def column(self, tb: TieBreak) -> list[Value]:

@@ -101,6 +101,10 @@ class StandingRow:
     id: int
     points: Decimal
     tiebreaks: tuple[Value, ...]
+    # per tie-break: the value is undefined (an average or performance over no game:
+    # AOB, ARO and its cuts with too few games, TPR, PTP, APRO, APPO); it counts 0 in
+    # the order, and pages show "—" -- a real 0 (a TPR of 0 over games played) is 0
+    undefined: tuple[bool, ...] = ()
 
 
 class TieBreak(enum.Enum):

@@ -4,6 +4,7 @@ organiser's order, and the sorted standings with shared ranks."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from .context import _FORFEIT, _ZERO, _Context, _validate
 from .definitions import StandingRow, TBTournament, TieBreak, Unrated, Value
@@ -103,10 +104,13 @@ def standings_with(
 ) -> tuple[list[StandingRow], dict[int, tuple[Value, ...]]]:
     """:func:`standings`, and each player's values of the ``extra`` tie-breaks (which do
     not order anyone) from the same pass over the histories: what a player's card shows
-    beside the rank (its TPR) without a second pass."""
+    beside the rank (its TPR) without a second pass.  An undefined extra value (a TPR
+    without a game) is None."""
     ctx, columns = _columns(t, order)
     more = [ctx.column(tb) for tb in extra]
-    values = {p.id: tuple(col[i] for col in more) for i, p in enumerate(t.players)}
+    unknown = [ctx.undefined(tb) for tb in extra]
+    values = {p.id: tuple(None if no[i] else col[i] for col, no in zip(more, unknown, strict=True))
+              for i, p in enumerate(t.players)}
     return _ranked(ctx, columns, order), values
 
 
@@ -118,13 +122,15 @@ def _ranked(ctx: _Context, columns: list[list[Value]], order: Sequence[TieBreak]
     # higher is better, except for a tie-break ranked the other way (TPN)
     signs = [1 if tb.ascending else -1 for tb in order]
     rows.sort(key=lambda row: (-row[0], *(s * v for s, v in zip(signs, row[1], strict=True)), row[2].tpn, row[2].id))
+    unknown = [ctx.undefined(tb) for tb in order]
+    index = {p.id: i for i, p in enumerate(t.players)}
     result: list[StandingRow] = []
     for position, (points, values, p) in enumerate(rows, start=1):
         if result and result[-1].points == points and result[-1].tiebreaks == values:
             rank = result[-1].rank
         else:
             rank = position
-        result.append(StandingRow(rank, p.id, points, values))
+        result.append(StandingRow(rank, p.id, points, values, tuple(no[index[p.id]] for no in unknown)))
     return result
 
 
@@ -151,7 +157,7 @@ def without(rows: Sequence[StandingRow], dropped: Iterable[int]) -> list[Standin
             rank = result[-1].rank
         else:
             rank = len(result) + 1
-        result.append(StandingRow(rank, r.id, r.points, r.tiebreaks))
+        result.append(replace(r, rank=rank))
     return result
 
 
@@ -171,6 +177,6 @@ def break_ties(rows: Sequence[StandingRow], key) -> list[StandingRow]:
                 rank = result[-1].rank
             else:
                 rank = rows[start].rank + offset
-            result.append(StandingRow(rank, r.id, r.points, r.tiebreaks))
+            result.append(replace(r, rank=rank))
         start = end
     return result

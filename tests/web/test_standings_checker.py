@@ -49,7 +49,7 @@ def test_vcl_q21_the_checker_reports_an_edited_rank(chief, tmp_path, capsys):
     rank = int(line[85:89])
     code, out = _check(tmp_path, _edit(text, 1, 86, 4, str(rank + 1)), capsys)
     assert code == 4
-    assert f"player 1: rank {rank + 1} in the file, {rank} computed (BH/C1, SB, DE)" in out
+    assert f"player 1: rank {rank + 1} in the file, {rank} computed (BH/C1, SB, DE; C.07 2026 text)" in out
     assert "all 3 rounds identical" in out  # the pairings themselves are right
 
 
@@ -95,5 +95,34 @@ def test_vcl_q21_a_file_with_212_but_no_202_is_ranked_by_212s_tie_breaks(chief, 
     line = next(x for x in text.splitlines() if x.startswith("001    1"))
     rank = int(line[85:89])
     code, out = _check(tmp_path, _edit(text, 1, 86, 4, str(rank + 1)), capsys)
-    assert code == 4 and f"player 1: rank {rank + 1} in the file, {rank} computed (BH/C1, SB, DE, from 212)" in out
+    assert code == 4 and f"player 1: rank {rank + 1} in the file, {rank} computed (BH/C1, SB, DE, from 212; C.07 2026 text)" in out
     assert "tie-breaks not checked" not in out
+
+
+def test_the_report_says_which_c07_text_ranked_it_and_the_import_and_the_checker_read_it_back(chief, tmp_path, capsys):
+    """Issue 35: a 2026 tournament the arbiter set to the 2023 text exported the same 202/212
+    as the default, so any other program re-ranked it under the 2026 text.  Now a ###
+    line names the text (in the file for rating too), 202 names the rounds one elected
+    to play as that text does (GE in 2023, REP in 2026), the checker ranks by the line and
+    the import keeps the text."""
+    t = Tournament.objects.create(slug="older", name="Older text", rounds=5, owner=chief, tiebreaks="BH-C1, REP, SB",
+                                  tiebreak_rules=2023)
+    add_players(t, 9)
+    play_round(t)
+    play_round(t, results={0: GameResult.DRAW, 2: GameResult.BLACK_WINS})
+    text = interchange.export_trf(t)
+    assert "### Tie-break regulations (C.07): 2023 text" in text.splitlines()
+    assert "202 BH/C1, GE, SB" in text.splitlines()
+    code, out = _check(tmp_path, text, capsys)
+    assert code == 0, out
+    fresh = Tournament.objects.create(slug="read-back", name="Read back", owner=chief)
+    report: list[str] = []
+    interchange.import_trf(fresh, text, report=report)
+    fresh.refresh_from_db()
+    assert fresh.tiebreak_rules == 2023 and fresh.tiebreaks == "BH-C1, GE, SB"
+    assert "The tie-breaks follow the 2023 text of C.07, as the file's ### line says; the tournament keeps it." in report
+    Tournament.objects.filter(pk=t.pk).update(tiebreak_rules=2026)
+    t.refresh_from_db()
+    text = interchange.export_trf(t)
+    assert "### Tie-break regulations (C.07): 2026 text" in text.splitlines()
+    assert "202 BH/C1, REP, SB" in text.splitlines()  # the 2026 name, not GE

@@ -295,3 +295,32 @@ def test_a_player_without_a_game_shows_no_rating_figure_apro_and_appo_included(a
     rows = standings_rows(anon_client, tournament)
     assert rows["Glayer, G"][7:12] == ["—"] * 5
     assert "—" not in rows["Alayer, A"][7:12]
+
+
+def test_a_real_tpr_and_ptp_of_0_show_0_and_an_undefined_aob_shows_a_dash(anon_client, tournament):
+    """Issue 35 (the audit of the tie-breaks' display): D (1000) lost both games to
+    players rated 800, so ARO 800, TPR 800 - 800 = 0 and PTP (a zero score: the lowest
+    opponent - 800) 0 -- real values, shown 0, not '—'.  E has played no game: AOB, TPR
+    and PTP are undefined there, shown '—' (AOB showed 0)."""
+    from pairing.models import GameResult, Player
+    from pairing.services.numbering import renumber
+    from tests.web.public_data import add_round
+    from tests.web.test_public_pages import card_url
+
+    tournament.public = True
+    tournament.save(update_fields=["public"])
+    for name, rating in (("Alayer, A", 2000), ("Blayer, B", 800), ("Clayer, C", 800), ("Dlayer, D", 1000),
+                         ("Elayer, E", 900)):
+        Player.objects.create(tournament=tournament, name=name, rating=rating)
+    renumber(tournament)
+    p = {pl.name[0]: pl for pl in tournament.player_set.all()}
+    W, B = GameResult.WHITE_WINS, GameResult.BLACK_WINS
+    add_round(tournament, 1, [(1, p["A"], p["B"], W), (2, p["D"], p["C"], B)])
+    add_round(tournament, 2, [(1, p["C"], p["A"], B), (2, p["B"], p["D"], W)])
+    set_fields(tournament, tiebreaks="TPR, PTP, AOB")
+    rows = standings_rows(anon_client, tournament)
+    assert rows["Dlayer, D"][7:10] == ["0", "0", "2"]  # TPR, PTP, AOB (B's and C's Buchholz: 2 each)
+    assert rows["Elayer, E"][7:10] == ["—", "—", "—"]
+    d_card = anon_client.get(card_url(tournament, p["D"].tpn)).content.decode()
+    e_card = anon_client.get(card_url(tournament, p["E"].tpn)).content.decode()
+    assert '<dd id="tpr">0</dd>' in d_card and '<dd id="tpr">—</dd>' in e_card

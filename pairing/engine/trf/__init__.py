@@ -64,7 +64,15 @@ Complexity: O(size of the file).
 
 from __future__ import annotations
 
-from .data import ROUND_START, ROUND_WIDTH, TrfError, TrfPlayer, TrfProblem, TrfTournament
+from .data import (
+    ROUND_START,
+    ROUND_WIDTH,
+    TIEBREAK_TEXT_LINE,
+    TrfError,
+    TrfPlayer,
+    TrfProblem,
+    TrfTournament,
+)
 from .ratings import METHODS as RATING_METHODS
 from .ratings import is_nrs, nrs_fields, rating_by_method
 from .reader import parse_trf
@@ -81,6 +89,7 @@ from .writer import (
 
 __all__ = [
     "RATING_METHODS",
+    "TIEBREAK_TEXT_LINE",
     "TRF16_RECORDS",
     "acceleration_records",
     "as_trf16",

@@ -25,6 +25,13 @@ if TYPE_CHECKING:
 
 ROUND_START = 92  # column of round 1's opponent field
 
+# TRF-2026 has no record for the text of the tie-break regulations (C.07) the standings
+# follow, and the texts rank differently (the 2026 text caps the dummy opponent's score):
+# a comment line carries it, written by the app's export and the generator, read by the
+# checker and the import.  "### Tie-break regulations (C.07): 2026 text"
+TIEBREAK_TEXT_LINE = "### Tie-break regulations (C.07): {year} text"
+TIEBREAK_TEXTS = (2023, 2026)
+
 
 ROUND_WIDTH = 10
 
@@ -132,6 +139,17 @@ class TrfTournament:
                 points, r1, r2, p1, p2 = rec
                 out.append(Acceleration(points, r1, r2, frozenset(i for i in ids if p1 <= i <= p2)))
         return tuple(out)
+
+    def tiebreak_text(self) -> int | None:
+        """The C.07 text (2023 or 2026) a ``###`` line of the file names
+        (:data:`TIEBREAK_TEXT_LINE`), or None without one."""
+        head = TIEBREAK_TEXT_LINE.split("{")[0]
+        for line in self.extra_lines:
+            if line.startswith(head):
+                year = line[len(head):].split()[0] if line[len(head):].split() else ""
+                if year.isdigit() and int(year) in TIEBREAK_TEXTS:
+                    return int(year)
+        return None
 
     def baku_coded(self) -> bool:
         """Whether the encoded type (192) names Baku acceleration (FIDE_DUBOV_BAKU,
