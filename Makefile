@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test setup lint test-deps clean messages
+.PHONY: run test setup lint test-deps clean messages local-images
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -38,6 +38,12 @@ lint: export DJANGO_DEBUG = true
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) manage.py makemigrations --check --dry-run
+
+## make local-images: the three base images of docker-compose.yml built from Debian's packages
+## (no Docker Hub), their names written into .env; REFRESH=1 takes newer security fixes.
+## Needs root, Docker and debootstrap (README, "Without Docker Hub"); the system's python3.
+local-images:
+	python3 scripts/local_images.py $(if $(REFRESH),--refresh)
 
 ## make messages: extract the strings to translate into locale/ru (new ones untranslated)
 ## and compile the catalogue the app loads (polib: no system gettext needed for compiling).

@@ -1,26 +1,34 @@
-"""A save that found the database busy: a short 503 page, not a server error."""
+"""A request that found the database busy or gone: a short 503 page (templates/503.html)
+with Retry-After, not a server error."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.db import OperationalError
+from django.db import OperationalError, connection
 from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 
-BUSY_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Database busy</title></head>
-<body><h1>The database is busy</h1>
-<p>Another arbiter's change was being saved at the same moment, and this one waited too
-long for its turn. Nothing was saved: go back and try again.</p></body></html>
-"""
+
+def _connection_lost(wrapper=connection) -> bool:
+    """True when the default connection is not there or is broken: the database could
+    not be reached, or went away in the middle of the request (a restart, a crash)."""
+    raw = wrapper.connection
+    if raw is None:
+        return True
+    return bool(getattr(raw, "closed", False) or getattr(raw, "broken", False))
 
 
 class DatabaseBusyMiddleware:
     """SQLite lets one transaction write at a time; the others wait up to its busy
     timeout (``transaction_mode`` IMMEDIATE, see the settings).  A view that waited
     longer raises ``OperationalError: database is locked`` after its transaction was
-    rolled back; this answers 503 with Retry-After instead of a 500.  It runs no query
-    itself, and other database errors are left alone (the health check reports those).
+    rolled back; this answers 503 "busy, nothing was saved" instead of a 500.
+
+    PostgreSQL that cannot be reached (stopped, restarting) raises ``OperationalError``
+    with no usable connection left: 503 "the database is not answering", with what the
+    server's administrator should check.  Any other database error stays a server error.
+    It runs no query itself.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
@@ -30,8 +38,14 @@ class DatabaseBusyMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if isinstance(exception, OperationalError) and "database is locked" in str(exception):
-            response = HttpResponse(BUSY_PAGE, status=503)
-            response["Retry-After"] = "2"
-            return response
-        return None
+        if not isinstance(exception, OperationalError):
+            return None
+        if "database is locked" in str(exception):
+            reason, retry = "busy", "2"
+        elif _connection_lost():
+            reason, retry = "unavailable", "10"
+        else:
+            return None
+        response = HttpResponse(render_to_string("503.html", {"reason": reason}), status=503)
+        response["Retry-After"] = retry
+        return response

@@ -17,6 +17,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from arbiter_site.site_url import SiteUrlError, parse_site_urls
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -67,10 +69,21 @@ elif not DEBUG and (len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5 or SECRET_K
         "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
     )
 
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+# The addresses the site is reached at (arbiter_site/site_url.py): its name, and at a
+# venue its LAN address.  They are the allowed hosts and trusted origins; the two older
+# settings add to them (a wildcard host, say).
+try:
+    SITE_ADDRESSES = parse_site_urls(os.environ.get("SITE_URL", ""))
+except SiteUrlError as exc:
+    raise ImproperlyConfigured(str(exc)) from exc
+ALLOWED_HOSTS = list(
+    dict.fromkeys([a.allowed_host for a in SITE_ADDRESSES] + env_list("DJANGO_ALLOWED_HOSTS", []))
+) or (["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 if not DEBUG and not ALLOWED_HOSTS:
-    raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS must be set when DJANGO_DEBUG is false")
-CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+    raise ImproperlyConfigured("SITE_URL (or DJANGO_ALLOWED_HOSTS) must be set when DJANGO_DEBUG is false")
+CSRF_TRUSTED_ORIGINS = list(
+    dict.fromkeys([a.origin for a in SITE_ADDRESSES] + env_list("DJANGO_CSRF_TRUSTED_ORIGINS", []))
+)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -92,8 +105,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # scripts and styles from the site itself only (arbiter_site/csp.py)
+    "arbiter_site.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # a view that waited too long for SQLite's write lock answers 503, not 500
+    # a view that waited too long for SQLite's write lock, or found the database gone,
+    # answers 503 (templates/503.html), not 500
     "arbiter_site.busy.DatabaseBusyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # the visitor's language: the picker's cookie, else the browser's Accept-Language
@@ -139,6 +155,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+        # a kept connection is checked before each request reuses it: after the database
+        # restarted, the first request reconnects instead of failing
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -224,6 +243,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "arbiter_site.lockout.locked_out"
 AXES_CLIENT_IP_CALLABLE = "arbiter_site.lockout.client_ip"
+# no "AXES: BEGIN ..." line from every process at start; lockouts are still logged
+AXES_VERBOSE = False
 TRUSTED_PROXIES = env_int("DJANGO_TRUSTED_PROXIES", 0)
 if AXES_FAILURE_LIMIT < 1:
     raise ImproperlyConfigured("DJANGO_LOGIN_FAILURE_LIMIT must be at least 1")
@@ -364,9 +385,16 @@ UPLOAD_DIR = Path(os.environ.get("DJANGO_UPLOAD_DIR") or BASE_DIR / "uploads")
 # of FIDE's whole list (about 40 MB zipped), written to disk as it arrives.
 MAX_LIST_UPLOAD_BYTES = env_int("DJANGO_MAX_LIST_UPLOAD_BYTES", 100 * 1024 * 1024)
 
+# Quiet logs: the proxy writes each request's access line, so Django's own line for a 4xx
+# answer ("Not Found: /favicon.ico") is left out; server errors keep their traceback.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    # django-axes' lockouts are warnings; its line per successful login is not kept
+    "loggers": {"django.request": {"level": "ERROR"}, "axes": {"level": "WARNING"}},
 }
+# HSTS preload is a choice for a public site (and impossible for a venue's LAN address);
+# its reminder would be the one warning of every start.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]

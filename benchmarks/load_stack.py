@@ -23,6 +23,9 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "docker" / "nginx"))
+from outside import configure  # noqa: E402  (the stack's nginx.conf, run outside Docker)
+
 DEMO_SLUG, DEMO_USER, DEMO_PASSWORD = "demo-open", "arbiter", "dubov-demo"
 BIG_SLUG = "load-open"
 
@@ -223,17 +226,11 @@ class Site:
         if made.returncode:
             raise SystemExit(f"load_site: openssl failed: {made.stderr}")
         https_port, http_port = free_port(self.args.host), free_port(self.args.host)
-        conf = (ROOT / "docker" / "nginx" / "nginx.conf").read_text()
         host = f"[{self.args.host}]" if ":" in self.args.host else self.args.host
-        conf = re.sub(r"listen 80;", f"listen {host}:{http_port};", conf)
-        conf = re.sub(r"listen 443 ssl", f"listen {host}:{https_port} ssl", conf)
-        conf = re.sub(r"server web:8000", f"server {host}:{self.app_port}", conf)
-        conf = conf.replace("/etc/nginx/certs/", f"{certs}/")
-        # its own cache and temporary folders (another nginx on this machine has its own)
-        conf = re.sub(r"(proxy_cache_path\s+)\S+", lambda m: f"{m.group(1)}{folder / 'cache'}", conf)
-        conf = re.sub(r"(_temp_path\s+)/tmp/", lambda m: f"{m.group(1)}{folder}/", conf)
-        conf = conf.replace("access_log /dev/stdout;", f"access_log {folder / 'access.log'};")
-        (folder / "nginx.conf").write_text(conf)
+        # the stack's own nginx.conf, only its addresses and folders changed (its own cache
+        # and temporary folders: another nginx on this machine has its own)
+        configure(folder, host=self.args.host, http_port=http_port, https_port=https_port,
+                  app=f"{host}:{self.app_port}", certs=certs, access_log=folder / "access.log")
         command = [nginx, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", "stderr",
                    "-g", f"daemon off; pid {folder / 'nginx.pid'};"]
         tested = subprocess.run([*command[:-2], "-t"], capture_output=True, text=True)

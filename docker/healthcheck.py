@@ -1,8 +1,9 @@
 """Container healthcheck: GET /health/ on the local gunicorn; exit 0 only on 200 "ok".
 
-Production settings would refuse a bare http://127.0.0.1 request (the host is not in
-DJANGO_ALLOWED_HOSTS, and plain http is redirected to https), so the request names the
-first allowed host and says it came through the TLS proxy, as the real proxy would.
+Production settings would refuse a bare http://127.0.0.1 request (the host is not one of
+SITE_URL's, and plain http is redirected to https), so the request names the site's first
+address (SITE_URL, else DJANGO_ALLOWED_HOSTS) and says it came through the TLS proxy, as
+the real proxy would.
 Only the standard library: it runs in the image without the app's settings.
 """
 
@@ -12,9 +13,14 @@ import http.client
 import json
 import os
 import sys
+from urllib.parse import urlsplit
 
 
-def host_header(allowed: str) -> str:
+def host_header(allowed: str, site_url: str = "") -> str:
+    for url in (u.strip() for u in site_url.split(",")):
+        host = urlsplit(url).netloc.rsplit("@", 1)[-1] if url else ""
+        if host:
+            return host  # with its port: the app only matches the name
     for host in (h.strip() for h in allowed.split(",")):
         if host and host != "*":
             return host.lstrip(".")  # ".example.org" allows example.org itself
@@ -29,7 +35,7 @@ def main() -> int:
             "GET",
             "/health/",
             headers={
-                "Host": host_header(os.environ.get("DJANGO_ALLOWED_HOSTS", "")),
+                "Host": host_header(os.environ.get("DJANGO_ALLOWED_HOSTS", ""), os.environ.get("SITE_URL", "")),
                 "X-Forwarded-Proto": "https",
             },
         )

@@ -1,24 +1,30 @@
 """The compose stack, built and started for real, checked over HTTPS through its proxy.
 
 Run by ``scripts/ci-compose-stack.sh`` (which installs and starts a Docker engine first) as
-the last stage of ``.ci/run``.  No registry can be reached here, so the public images of
-docker-compose.yml are replaced by local ones of the same kind (``docker/ci/``): a Debian
-bookworm base made with debootstrap, Python 3.11, PostgreSQL 15 and nginx from Debian's
-packages.  The app image is built from the repository's own Dockerfile on that Python
-base.  Steps, each timed:
+the last stage of ``.ci/run``.  No registry is reached: the base images are those of
+``make local-images`` (scripts/local_images.py: Debian bookworm by debootstrap, with its
+security and updates sources, and on it Python 3.11, PostgreSQL 15 and nginx from Debian's
+packages).  The folder is the one a club would have, with an empty ``certs/``.  Steps, each
+timed; the figures (downtimes, recoveries) are printed at the end:
 
-1. local bases (built once, kept between runs, rebuilt when their Dockerfile changes);
-2. the app image, and the previous release's (the code before the newest migration);
-3. the previous release started on new volumes; an arbiter and a tournament created;
-4. upgrade: the new image on the same database, backup first, then the migration;
-5. the smoke flow over HTTPS through the proxy: log in, create a tournament, add players,
-   pair, publish, enter a result, read the public standings;
-   then the worker: a staff account uploads a FIDE list of 450,000 players (a 13 MB zip,
-   over the 12 MB every other address takes) through the proxy, and the worker loads it
-   while the job's page is polled;
-6. slow clients through the proxy while /health/ keeps answering;
-7. restart of the web and the database containers: nothing lost;
-8. backup with the README's command, the database volume destroyed, restore, compare.
+1. local base images (kept between runs, rebuilt when their files change);
+2. the previous release's image (the code before the newest migration);
+3. it starts on new volumes: a self-signed certificate is made for SITE_URL's names, the
+   site is reached at the LAN address with that certificate trusted, plain http is
+   redirected keeping the port, scheduled backups appear; a tournament is played;
+4. upgrade as the README says (tag the running image, then ``up -d --build``), timed:
+   backup first, then the migration; pg_dump's and the server's versions read from the
+   images the compose file names; quiet logs, one access line per request, the code
+   not writable by the app's user;
+5. the smoke flow; slow clients through the proxy;
+6. ``restart web`` and a recreated web container, timed: the proxy follows without a
+   restart; the web and the database processes killed: the site answers again by
+   itself; ``docker kill`` (a manual stop): the maintenance page, the proxy's health
+   check turns red, ``up -d`` brings it back;
+7. a scheduled backup after the last change, ``down -v``, ``restoredb`` from it: the
+   tournaments are the same;
+8. rollback to the previous release as the README says: the before-upgrade backup
+   restored, the previous image started.
 
 Everything is torn down at the end; any failure exits non-zero.
 """
@@ -26,131 +32,54 @@ Everything is torn down at the end; any failure exits non-zero.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import http.client
 import json
 import os
 import re
 import shutil
+import socket
 import ssl
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.parse
-from contextlib import contextmanager
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import compose_stack_tools as tools  # noqa: E402
+import local_images  # noqa: E402
+from compose_stack_tools import (  # noqa: E402
+    HOST,
+    HTTP_PORT,
+    HTTPS_PORT,
+    PROJECT,
+    Browser,
+    Prober,
+    Stack,
+    StackFailed,
+    check,
+    run,
+    say,
+    step,
+)
+
 ROOT = Path(__file__).resolve().parents[1]
-CI_DOCKER = ROOT / "docker" / "ci"
-CACHE = Path(os.environ.get("DUBOV_CI_CACHE", "/var/cache/dubov-ci"))
-PROJECT = os.environ.get("STACK_PROJECT", "dubovci")  # another name runs a second stack beside it
-HOST = "chess.example.org"
-HTTPS_PORT = int(os.environ.get("STACK_HTTPS_PORT", "18443"))
-HTTP_PORT = int(os.environ.get("STACK_HTTP_PORT", "18080"))
-DEBIAN = "dubov-ci/debian:bookworm"
-BASES = {  # image: (Dockerfile, other files of its build context)
-    "dubov-ci/python:3.11": ("python.Dockerfile", []),
-    "dubov-ci/postgres:15": ("postgres.Dockerfile", ["postgres-entrypoint.sh"]),
-    "dubov-ci/nginx:1.22": ("nginx.Dockerfile", []),
-}
-APP = "dubov-arbiter:" + os.environ.get("STACK_IMAGE_TAG", "ci")
-PREVIOUS = APP + "-previous" if os.environ.get("STACK_IMAGE_TAG") else "dubov-arbiter:previous"
-CHIEF, PASSWORD = "ci-chief", "stack-check-Passw0rd-long"
-STAFF = "ci-staff"
+CACHE = Path(os.environ.get("DUBOV_LOCAL_CACHE", "/var/cache/dubov-local"))
+APP = "dubov-arbiter:" + os.environ.get("STACK_IMAGE_TAG", "ci")  # another tag for a second stack beside CI's
+PREVIOUS = APP + "-previous"
+LIST_PLAYERS = 450_000
 DB_PASSWORD = "ci_stack_password"
-
-timings: list[tuple[str, float]] = []
-
-
-class StackFailed(Exception):
-    pass
+BACKUP_INTERVAL = 15
+# The issue's bound for a restart's and an upgrade's downtime; only reported, not failed,
+# when the machine is overloaded (its load average over twice its cores).
+DOWNTIME_LIMIT = 10.0
 
 
-def say(text: str) -> None:
-    print(f"stack: {text}", flush=True)
-
-
-@contextmanager
-def step(name: str):
-    started = time.monotonic()
-    say(f"--- {name}")
-    try:
-        yield
-    finally:
-        took = time.monotonic() - started
-        timings.append((name, took))
-        say(f"    {name}: {took:.1f} s")
-
-
-def run(*command: str, cwd: Path | None = None, env: dict | None = None, input: str | None = None,
-        check: bool = True, quiet: bool = False) -> subprocess.CompletedProcess:
-    result = subprocess.run(command, cwd=cwd, env=env, input=input, capture_output=True, text=True)
-    if check and result.returncode != 0:
-        raise StackFailed(f"{' '.join(command)} exited {result.returncode}:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
-    if not quiet and result.stdout.strip():
-        print(result.stdout.strip()[-2000:], flush=True)
-    return result
-
-
-def check(condition: bool, what: str) -> None:
-    if not condition:
-        raise StackFailed(what)
-    say(f"ok: {what}")
-
-
-# --- images ---------------------------------------------------------------------------
-
-
-def image_label(image: str, label: str) -> str | None:
-    found = run("docker", "image", "inspect", "--format", f'{{{{index .Config.Labels "{label}"}}}}', image,
-                check=False, quiet=True)
-    return found.stdout.strip() if found.returncode == 0 else None
-
-
-def build_debian_base() -> None:
-    if image_label(DEBIAN, "dubov.ci") is not None:
-        say(f"{DEBIAN}: cached")
-        return
-    rootfs = CACHE / "rootfs-bookworm"
-    if not (rootfs / "etc" / "debian_version").exists():
-        shutil.rmtree(rootfs, ignore_errors=True)
-        CACHE.mkdir(parents=True, exist_ok=True)
-        run("debootstrap", "--variant=minbase", "bookworm", str(rootfs), "http://deb.debian.org/debian", quiet=True)
-    tar = subprocess.Popen(["tar", "-C", str(rootfs), "-c", "."], stdout=subprocess.PIPE)
-    imported = subprocess.run(["docker", "import", "--change", "LABEL dubov.ci=debootstrap-minbase-bookworm",
-                               "-", DEBIAN], stdin=tar.stdout, capture_output=True, text=True)
-    tar.wait()
-    if imported.returncode != 0 or tar.returncode != 0:
-        raise StackFailed(f"docker import failed: {imported.stderr}")
-    say(f"{DEBIAN}: imported from debootstrap ({rootfs})")
-
-
-def build_bases() -> None:
-    build_debian_base()
-    extra_ca = sorted(Path("/usr/local/share/ca-certificates").glob("*.crt"))
-    for image, (dockerfile, files) in BASES.items():
-        context = Path(tempfile.mkdtemp(prefix="dubov-ci-base-"))
-        try:
-            shutil.copy(CI_DOCKER / dockerfile, context / "Dockerfile")
-            for name in files:
-                shutil.copy(CI_DOCKER / name, context / name)
-            (context / "extra-ca").mkdir()
-            if dockerfile == "python.Dockerfile":
-                for ca in extra_ca:
-                    shutil.copy(ca, context / "extra-ca" / ca.name)
-            digest = hashlib.sha256()
-            for path in sorted(context.rglob("*")):
-                if path.is_file():
-                    digest.update(path.relative_to(context).as_posix().encode() + path.read_bytes())
-            wanted = digest.hexdigest()[:16]
-            if image_label(image, "dubov.ci.hash") == wanted:
-                say(f"{image}: cached")
-                continue
-            run("docker", "build", "-q", "--label", f"dubov.ci.hash={wanted}", "-t", image, str(context), quiet=True)
-            say(f"{image}: built")
-        finally:
-            shutil.rmtree(context, ignore_errors=True)
+def lan_address() -> str:
+    """This machine's address on its network, as a phone in the hall would use it."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.255.255.255", 1))
+        return probe.getsockname()[0]
 
 
 def previous_release() -> str:
@@ -160,82 +89,32 @@ def previous_release() -> str:
     return run("git", "rev-parse", f"{added}^", cwd=ROOT, quiet=True).stdout.strip()
 
 
-def build_app_images(stack: Stack) -> tuple[str, list[str]]:
-    workdir = stack.workdir
-    stack("build", "web", web_image=APP)  # as "docker compose up -d --build" does, PYTHON_BASE from .env
-    say(f"{APP}: built from this checkout by compose")
+def build_previous_release(bases: dict[str, str]) -> list[str]:
+    """The previous release's code as image APP (the image a club runs before upgrading).
+    Its code is packaged with today's Dockerfile, start script and the SITE_URL reader the
+    start script imports: what is tested is its code and its migrations."""
     rev = previous_release()
     old = Path(tempfile.mkdtemp(prefix="dubov-ci-previous-"))
     try:
         archive = subprocess.Popen(["git", "archive", rev], cwd=ROOT, stdout=subprocess.PIPE)
         subprocess.run(["tar", "-x", "-C", str(old)], stdin=archive.stdout, check=True)
         archive.wait()
-        # Images before this stage existed could not start (collectstatic had no writable
-        # folder), so the previous release's code is packaged with today's Dockerfile and
-        # start script: what is tested is its code and its migrations.
-        shutil.copy(workdir / "Dockerfile", old / "Dockerfile")
+        shutil.copy(ROOT / "Dockerfile", old / "Dockerfile")
+        shutil.copy(ROOT / ".dockerignore", old / ".dockerignore")
+        shutil.copy(ROOT / "arbiter_site" / "site_url.py", old / "arbiter_site" / "site_url.py")
         shutil.rmtree(old / "docker", ignore_errors=True)
-        shutil.copytree(workdir / "docker", old / "docker")
-        run("docker", "build", "-q", "--build-arg", "PYTHON_BASE=dubov-ci/python:3.11", "-t", PREVIOUS, str(old),
-            quiet=True)
-        migrations = sorted(p.name for p in (old / "pairing" / "migrations").glob("0*.py"))
+        shutil.copytree(ROOT / "docker", old / "docker")
+        run("docker", "build", "-q", "--build-arg", f"PYTHON_BASE={bases['PYTHON_BASE']}",
+            "--build-arg", f"POSTGRES_IMAGE={bases['POSTGRES_IMAGE']}", "-t", APP, str(old), quiet=True)
+        migrations = sorted(p.name[:-3] for p in (old / "pairing" / "migrations").glob("0*.py"))
     finally:
         shutil.rmtree(old, ignore_errors=True)
-    say(f"{PREVIOUS}: built from {rev[:10]} (newest migration {migrations[-1]})")
-    return rev, migrations
+    say(f"{APP}: the previous release, built from {rev[:10]} (newest migration {migrations[-1]})")
+    return migrations
 
 
-# --- the stack --------------------------------------------------------------------------
-
-
-def compose_command() -> list[str]:
-    if subprocess.run(["docker", "compose", "version"], capture_output=True).returncode == 0:
-        return ["docker", "compose"]
-    return ["docker-compose"]
-
-
-class Stack:
-    def __init__(self, workdir: Path):
-        self.workdir = workdir
-        self.compose = [*compose_command(), "-p", PROJECT]
-
-    def env(self, web_image: str) -> dict[str, str]:
-        return {**os.environ, "WEB_IMAGE": web_image}
-
-    def __call__(self, *args: str, web_image: str = APP, input: str | None = None, check: bool = True,
-                 quiet: bool = True) -> subprocess.CompletedProcess:
-        return run(*self.compose, *args, cwd=self.workdir, env=self.env(web_image), input=input, check=check,
-                   quiet=quiet)
-
-    def container(self, service: str) -> str:
-        return self("ps", "-q", service).stdout.strip()
-
-    def wait_healthy(self, *services: str, timeout: float = 180) -> None:
-        deadline = time.monotonic() + timeout
-        states = {}
-        while time.monotonic() < deadline:
-            states = {}
-            for service in services:
-                cid = self.container(service)
-                states[service] = run("docker", "inspect", "--format", "{{.State.Health.Status}}", cid,
-                                      check=False, quiet=True).stdout.strip() if cid else "missing"
-            if all(state == "healthy" for state in states.values()):
-                say(f"healthy: {', '.join(services)}")
-                return
-            time.sleep(2)
-        logs = self("logs", "--tail", "40", check=False).stdout
-        raise StackFailed(f"not healthy after {timeout} s: {states}\n{logs}")
-
-    def psql(self, sql: str) -> str:
-        return self("exec", "-T", "db", "psql", "-U", "dubov", "-d", "dubov", "-At", "-c", sql).stdout.strip()
-
-    def down(self) -> None:
-        self("down", "-v", "--remove-orphans", check=False)
-
-
-def prepare_workdir() -> Path:
-    """This checkout's tracked files (with their working-tree contents), a .env and a
-    self-signed certificate: the folder a club would have."""
+def prepare_workdir(bases: dict[str, str], lan: str) -> Path:
+    """This checkout's tracked files, a .env and an empty certs/: the folder a club would have."""
     workdir = Path(tempfile.mkdtemp(prefix="dubov-stack-"))
     files = run("git", "ls-files", "-z", cwd=ROOT, quiet=True).stdout.split("\0")
     for name in filter(None, files):
@@ -245,109 +124,116 @@ def prepare_workdir() -> Path:
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
     (workdir / "certs").mkdir()
-    run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN={HOST}",
-        "-keyout", str(workdir / "certs" / "privkey.pem"), "-out", str(workdir / "certs" / "fullchain.pem"),
-        quiet=True)
     (workdir / ".env").write_text(
         "DJANGO_DEBUG=false\n"
         f"DJANGO_SECRET_KEY=stack-check-{os.urandom(24).hex()}\n"
-        f"DJANGO_ALLOWED_HOSTS={HOST}\n"
+        f"SITE_URL=https://{HOST}:{HTTPS_PORT},https://{lan}:{HTTPS_PORT}\n"
+        # the previous release's settings predate SITE_URL
+        f"DJANGO_ALLOWED_HOSTS={HOST},{lan}\n"
         f"POSTGRES_PASSWORD={DB_PASSWORD}\n"
-        "POSTGRES_IMAGE=dubov-ci/postgres:15\n"
-        "PROXY_IMAGE=dubov-ci/nginx:1.22\n"
-        "PYTHON_BASE=dubov-ci/python:3.11\n"
-        f"HTTP_PORT={HTTP_PORT}\nHTTPS_PORT={HTTPS_PORT}\n"
+        + "".join(f"{name}={image}\n" for name, image in bases.items())
+        + f"WEB_IMAGE={APP}\nHTTP_PORT={HTTP_PORT}\nHTTPS_PORT={HTTPS_PORT}\n"
+        f"BACKUP_INTERVAL={BACKUP_INTERVAL}\nBACKUP_KEEP_DAYS=14\n"
     )
     return workdir
 
 
-# --- HTTPS through the proxy --------------------------------------------------------------
+def overloaded() -> bool:
+    return os.getloadavg()[0] > 2 * (os.cpu_count() or 1)
 
 
-class Browser:
-    """A client of the proxy's https port: cookies, CSRF token, Host with the port."""
-
-    def __init__(self):
-        self.cookies: dict[str, str] = {}
-        context = ssl.create_default_context()
-        context.check_hostname = False
-        context.verify_mode = ssl.CERT_NONE
-        self.context = context
-        self.origin = f"https://{HOST}:{HTTPS_PORT}"
-
-    def request(self, method: str, path: str, form: dict | None = None) -> tuple[int, dict, str]:
-        conn = http.client.HTTPSConnection("127.0.0.1", HTTPS_PORT, timeout=60, context=self.context)
-        headers = {"Host": f"{HOST}:{HTTPS_PORT}"}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
-        if form is not None:
-            form = {"csrfmiddlewaretoken": self.cookies.get("csrftoken", ""), **form}
-            body = urllib.parse.urlencode(form)
-            headers |= {"Content-Type": "application/x-www-form-urlencoded", "Origin": self.origin,
-                        "Referer": self.origin + path}
-        conn.request(method, path, body=body, headers=headers)
-        response = conn.getresponse()
-        text = response.read().decode("utf-8", "replace")
-        for name, value in response.getheaders():
-            if name.lower() == "set-cookie":
-                key, _, rest = value.partition("=")
-                self.cookies[key.strip()] = rest.split(";")[0]
-        conn.close()
-        return response.status, dict(response.getheaders()), text
-
-    def get(self, path: str) -> tuple[int, str]:
-        status, _, text = self.request("GET", path)
-        return status, text
-
-    def upload(self, path: str, form: dict, field: str, filename: str, data: bytes) -> tuple[int, dict, str]:
-        """A multipart/form-data POST with one file, as a browser sends a form with a file."""
-        boundary = "----dubov" + os.urandom(12).hex()
-        parts = []
-        for name, value in {"csrfmiddlewaretoken": self.cookies.get("csrftoken", ""), **form}.items():
-            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
-        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="{filename}"\r\n'
-                     f"Content-Type: application/zip\r\n\r\n".encode() + data + b"\r\n")
-        body = b"".join(parts) + f"--{boundary}--\r\n".encode()
-        conn = http.client.HTTPSConnection("127.0.0.1", HTTPS_PORT, timeout=120, context=self.context)
-        headers = {"Host": f"{HOST}:{HTTPS_PORT}", "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
-                   "Content-Type": f"multipart/form-data; boundary={boundary}", "Origin": self.origin,
-                   "Referer": self.origin + "/ratings/"}
-        conn.request("POST", path, body=body, headers=headers)
-        response = conn.getresponse()
-        text = response.read().decode("utf-8", "replace")
-        conn.close()
-        return response.status, dict(response.getheaders()), text
-
-    def post(self, path: str, form: dict) -> tuple[int, str]:
-        status, headers, text = self.request("POST", path, form)
-        if status in (301, 302, 303):
-            location = headers.get("Location", "/")
-            return self.get(urllib.parse.urlsplit(location).path + ("?" + urllib.parse.urlsplit(location).query
-                                                                  if urllib.parse.urlsplit(location).query else ""))
-        return status, text
-
-    def login(self, username: str = CHIEF) -> None:
-        self.get("/accounts/login/")
-        status, text = self.post("/accounts/login/", {"username": username, "password": PASSWORD})
-        check(status == 200 and "Your tournaments" in text, f"{username} logs in through the proxy")
+def timed(name: str, prober: Prober, limit: float | None = None) -> float:
+    took = prober.outage()
+    tools.figures[name] = round(took, 1)
+    say(f"figure: {name}: {took:.1f} s without a 200 ({prober.summary()})")
+    if limit is not None and took >= limit:
+        if overloaded():
+            say(f"WARNING: {name} took {took:.1f} s (limit {limit:.0f} s) on an overloaded machine "
+                f"(load {os.getloadavg()[0]:.1f}): reported, not failed")
+        else:
+            raise StackFailed(f"{name}: {took:.1f} s, over {limit:.0f} s")
+    return took
 
 
-TOURNAMENT = {
-    "name": "Stack Open", "slug": "stack-open", "place": "Bled", "federation": "SLO",
-    "start_date": "2026-11-24", "end_date": "2026-11-30", "time_control": "90+30", "rounds": "5",
-    "point_win": "1", "point_draw": "0.5", "point_loss": "0", "point_pab": "1", "point_half_bye": "0.5",
-    "initial_colour_method": "chosen", "initial_colour": "w", "tiebreaks": "BH-C1, BH, SB", "public": "on",
-}
-PLAYERS = "\n".join(f"Player{i}, Stack; {2400 - 37 * i}" for i in range(1, 10))
+def backups(workdir: Path, kind: str) -> list[Path]:
+    return sorted((workdir / "backups").glob(f"dubov-{kind}-*.dump"), key=lambda p: p.stat().st_mtime)
 
 
-def create_arbiter(stack: Stack, web_image: str, username: str = CHIEF, *options: str) -> None:
-    stack("exec", "-T", "web", "python", "manage.py", "createarbiter", username, *options, "--password-stdin",
-          web_image=web_image, input=PASSWORD + "\n")
+# --- the checks ---------------------------------------------------------------------------
 
 
-LIST_PLAYERS = 450_000
+def venue_checks(workdir: Path, stack: Stack, lan: str) -> None:
+    """The certificate made on the first start, trusted as a phone that installed
+    venue-ca.crt trusts it, at the LAN address; the http redirect keeps the port."""
+    check("NO CERTIFICATE WAS FOUND IN certs/: A SELF-SIGNED ONE WAS MADE." in stack.logs("web"),
+          "the web service made the certificate and said so in its log")
+    context = ssl.create_default_context(cafile=str(workdir / "certs" / "venue-ca.crt"))
+    import http.client
+
+    conn = http.client.HTTPSConnection(lan, HTTPS_PORT, timeout=10, context=context)
+    conn.request("GET", "/health/")
+    answer = conn.getresponse()
+    body = answer.read()
+    conn.close()
+    check(answer.status == 200 and json.loads(body)["status"] == "ok",
+          f"https://{lan}:{HTTPS_PORT}/health/ answers with the self-signed certificate verified for the LAN address")
+    conn = http.client.HTTPConnection(lan, HTTP_PORT, timeout=10)
+    conn.request("GET", "/t/season/standings/")
+    redirect = conn.getresponse()
+    redirect.read()
+    conn.close()
+    check(redirect.status == 301
+          and redirect.getheader("Location") == f"https://{lan}:{HTTPS_PORT}/t/season/standings/",
+          "plain http is redirected to https keeping the port")
+
+
+def scheduled_backups_appear(workdir: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not backups(workdir, "daily"):
+        time.sleep(1)
+    daily = backups(workdir, "daily")
+    folder = workdir / "backups"
+    check(bool(daily) and all(p.stat().st_mode & 0o777 == 0o600 for p in daily)
+          and folder.stat().st_mode & 0o777 == 0o700,
+          f"scheduled backups in BACKUP_DIR, files mode 600 in a folder of mode 700 ({len(daily)} so far)")
+
+
+def versions_from_the_images(stack: Stack) -> None:
+    """pg_dump of the web image against the server of the db image, both read from the
+    images the compose file names (as resolved with this .env)."""
+    import yaml
+
+    services = yaml.safe_load(stack("config").stdout)["services"]
+    db_image, web_image = services["db"]["image"], services["web"]["image"]
+
+    def major(image: str, program: str) -> int:
+        out = run("docker", "run", "--rm", "--entrypoint", program, image, "--version", quiet=True).stdout
+        return int(re.search(r"\)\s+(\d+)", out).group(1))  # "pg_dump (PostgreSQL) 15.20 (Debian ...)"
+
+    server, dump, restore = major(db_image, "postgres"), major(web_image, "pg_dump"), major(web_image, "pg_restore")
+    check(dump >= server and restore >= server,
+          f"pg_dump {dump} and pg_restore {restore} of {web_image} can back up the PostgreSQL {server} of {db_image}")
+
+
+def quiet_logs(stack: Stack) -> None:
+    """A clean start of the new image writes no error or warning; one request is one line."""
+    bad_words = ("error", "warn", "traceback", "denied", "exception", "fatal")
+    for service in ("web", "worker", "proxy", "backup", "db"):
+        lines = [line for line in stack.logs(service).splitlines() if any(w in line.lower() for w in bad_words)]
+        check(not lines, f"the {service} service's log has no error or warning: {lines[:3]}")
+    marker = os.urandom(6).hex()
+    for _ in range(3):
+        Browser().get(f"/accounts/login/?probe={marker}")
+    time.sleep(1)
+    count = stack("logs", "--no-color").stdout.count(marker)
+    check(count == 3, f"three requests wrote three access log lines (found {count})")
+
+
+def code_is_root_s(stack: Stack) -> None:
+    uid = stack("exec", "-T", "web", "sh", "-c", "awk '/^Uid:/ {print $2}' /proc/1/status").stdout.strip()
+    check(uid == "10001", "gunicorn runs as the app's user (uid 10001), not root")
+    tried = stack("exec", "-T", "--user", "arbiter", "web", "sh", "-c", "echo x >> /app/manage.py", check=False)
+    check(tried.returncode != 0, "the app's user cannot change the code (root's)")
 
 
 def worker_loads_a_list(stack: Stack) -> None:
@@ -358,9 +244,9 @@ def worker_loads_a_list(stack: Stack) -> None:
     from bench_rating_list import write_list
 
     stack.wait_healthy("worker")
-    create_arbiter(stack, APP, STAFF, "--staff")
+    tools.create_arbiter(stack, tools.STAFF, "--staff")
     browser = Browser()
-    browser.login(STAFF)
+    browser.login(tools.STAFF)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "players_list_xml.zip"
         write_list(path, LIST_PLAYERS)
@@ -372,14 +258,14 @@ def worker_loads_a_list(stack: Stack) -> None:
     location = urllib.parse.urlsplit(headers.get("Location", "")).path
     check(status == 302 and re.fullmatch(r"/jobs/\d+/", location) is not None,
           f"the upload went through the proxy in {time.monotonic() - started:.1f} s; its job: {location}")
-    polls, steps = 0, []
+    polls, steps, fragment = 0, [], ""
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
         _, fragment = browser.get(location)
         polls += 1
-        step = re.search(r'<p id="job-step">(.*?)</p>', fragment, re.S)
-        if step and (not steps or steps[-1] != step.group(1)):
-            steps.append(step.group(1))
+        found = re.search(r'<p id="job-step">(.*?)</p>', fragment, re.S)
+        if found and (not steps or steps[-1] != found.group(1)):
+            steps.append(found.group(1))
         if 'id="job-status">done' in fragment or 'id="job-status">failed' in fragment:
             break
         time.sleep(1)
@@ -390,49 +276,177 @@ def worker_loads_a_list(stack: Stack) -> None:
           "the Rating lists page shows FIDE's list with every player and the result of the load")
 
 
-def start_event(browser: Browser, slug: str) -> None:
-    """Create a public tournament, add nine players, pair and publish round 1."""
-    browser.get("/new/")
-    status, _ = browser.post("/new/", {**TOURNAMENT, "slug": slug, "name": f"Stack Open {slug}"})
-    check(status == 200, f"tournament {slug} created")
-    browser.get(f"/t/{slug}/players/import/")
-    status, text = browser.post(f"/t/{slug}/players/import/", {"text": PLAYERS})
-    check(status == 200 and "9 players added" in text, "nine players added from a pasted list")
-    status, text = browser.post(f"/t/{slug}/pair/", {})
-    check(status == 200 and "Round 1" in text, "round 1 paired (a draft)")
-    status, text = browser.post(f"/t/{slug}/round/1/publish/", {})
-    check(status == 200 and "published" in text.lower(), "round 1 published")
+def crash(stack: Stack, service: str) -> int:
+    pid = stack.inspect(service, "{{.State.Pid}}")
+    run("kill", "-KILL", pid, quiet=True)
+    return int(pid)
 
 
-def enter_first_result(browser: Browser, slug: str) -> None:
-    _, page = browser.get(f"/t/{slug}/round/1/")
-    action = re.search(rf'action="(/t/{slug}/round/1/game/\d+/result/)"', page)
-    check(action is not None, "the round page has result forms")
-    status, text = browser.post(action.group(1), {"result": "1-0", "expected": ""})
-    check(status == 200 and re.search(r"<strong>1 of \d+</strong>", text) is not None, "a result entered (1 of the boards done)")
+def recoveries(stack: Stack, browser: Browser, before: dict[str, str]) -> None:
+    with Prober() as prober:
+        stack("restart", "web")
+        prober.wait_answering()
+    timed("restart web (docker compose restart web)", prober, DOWNTIME_LIMIT)
+
+    proxy_started = stack.inspect("proxy", "{{.State.StartedAt}}")
+    with Prober() as prober:
+        stack("up", "-d", "--force-recreate", "--no-deps", "web")
+        prober.wait_answering()
+    timed("web container recreated (up -d --force-recreate web)", prober, DOWNTIME_LIMIT)
+    check(stack.inspect("proxy", "{{.State.StartedAt}}") == proxy_started,
+          "the proxy followed the recreated web container without a restart")
+
+    for service in ("web", "db"):
+        with Prober() as prober:
+            crash(stack, service)
+            prober.wait_answering()
+        timed(f"{service} process killed, back by itself", prober)
+        check(int(stack.inspect(service, "{{.RestartCount}}")) >= 1, f"Docker restarted {service} by itself")
+    browser.login()
+    check({slug: tools.fingerprint(browser, slug) for slug in before} == before, "nothing lost in the crashes")
+
+    run("docker", "kill", stack.container("web"), quiet=True)
+    started = time.monotonic()
+    status, page = Browser().get("/t/season/standings/")
+    check(status == 503 and "The site is restarting" in page, "while web is stopped: the maintenance page (503)")
+    while stack.inspect("proxy", "{{.State.Health.Status}}") != "unhealthy":
+        if time.monotonic() - started > 60:
+            raise StackFailed("the proxy's health check did not turn red within 60 s of web stopping")
+        time.sleep(1)
+    tools.figures["proxy health red after web stopped"] = round(time.monotonic() - started, 1)
+    say(f"figure: the proxy's health check turned red {time.monotonic() - started:.0f} s after web stopped")
+    stack("up", "-d")
+    stack.wait_healthy("web", "proxy")
 
 
-def public_standings(slug: str) -> str:
-    status, text = Browser().get(f"/t/{slug}/standings/")
-    check(status == 200 and "Player1, Stack" in text, f"the public standings of {slug} read without logging in")
-    return text
+def restore_from_a_scheduled_backup(workdir: Path, stack: Stack, browser: Browser, before: dict[str, str]) -> None:
+    changed = time.time()
+    deadline = time.monotonic() + 3 * BACKUP_INTERVAL
+    while time.monotonic() < deadline and not [p for p in backups(workdir, "daily") if p.stat().st_mtime > changed + 1]:
+        time.sleep(1)
+    fresh = [p for p in backups(workdir, "daily") if p.stat().st_mtime > changed + 1]
+    check(bool(fresh), f"a scheduled backup fired after the last change ({fresh[-1].name if fresh else 'none'})")
+    stack("down", "-v")
+    volumes = run("docker", "volume", "ls", "-q", quiet=True).stdout.split()
+    check(f"{PROJECT}_pgdata" not in volumes and fresh[-1].exists(),
+          "down -v removed the database's volume and kept the backups folder")
+    # the manual's restore onto a new, empty database: the database alone, restoredb, the rest
+    stack("up", "-d", "db")
+    stack.wait_healthy("db")
+    stack("run", "--rm", "--no-deps", "--entrypoint", "python", "web", "manage.py", "restoredb", "--yes",
+          f"/backups/{fresh[-1].name}")
+    stack("up", "-d")
+    stack.wait_healthy("web", "proxy")
+    browser.login()
+    check({slug: tools.fingerprint(browser, slug) for slug in before} == before,
+          "both tournaments are the same after the restore from the scheduled backup")
+    tools.public_standings("season")
 
 
-DATA_RECORDS = ("001", "XXR", "XXC", "XXS", "XXP", "XXZ", "240")
+def rollback(stack: Stack, before_migrate: Path, season: str, old_migrations: list[str]) -> None:
+    """The README's rollback: the backup taken before the upgrade, then the previous image."""
+    stack("stop", "web", "worker")
+    stack("run", "--rm", "--no-deps", "--entrypoint", "python", "web", "manage.py", "restoredb", "--yes",
+          f"/backups/{before_migrate.name}")
+    run("docker", "tag", PREVIOUS, APP, quiet=True)
+    stack("up", "-d", "--force-recreate", "--no-deps", "web", "worker")
+    stack.wait_healthy("web", "proxy")
+    applied = stack.psql("SELECT name FROM django_migrations WHERE app = 'pairing' ORDER BY name")
+    check(applied.split() == old_migrations, f"the database is the previous release's again ({old_migrations[-1]})")
+    browser = Browser()
+    browser.login()
+    check(tools.fingerprint(browser, "season") == season, "the season's tournament is as it was before the upgrade")
+    status, _ = browser.get("/t/smoke/export.trf")
+    check(status == 404, "what was entered after the upgrade is gone with it (the README says so)")
 
 
-def fingerprint(browser: Browser, slug: str) -> str:
-    """The tournament's whole data as its TRF export gives it: the player lines (players,
-    games, results, byes) and the engines' records of rounds, colour, points, forbidden
-    pairs and absences.  The tournament records around them (092, 132, 182 ...) are
-    left out: a new release may write more of them from the same data."""
-    status, text = browser.get(f"/t/{slug}/export.trf")
-    if status != 200:
-        raise StackFailed(f"export of {slug}: {status}")
-    return "\n".join(line for line in text.splitlines() if line.startswith(DATA_RECORDS))
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", action="store_true", help="leave the stack running at the end")
+    args = parser.parse_args()
+    started = time.monotonic()
+    lan = lan_address()
+    workdir = None
+    stack = None
+    try:
+        with step("local base images (make local-images)"):
+            bases = local_images.build_all(CACHE, "http://deb.debian.org/debian", "http://deb.debian.org/debian-security")
+        workdir = prepare_workdir(bases, lan)
+        stack = Stack(workdir)
+        stack.down()
+        with step("the previous release's image"):
+            old_migrations = build_previous_release(bases)
 
+        with step("previous release on new volumes, empty certs/, reached at the LAN address"):
+            # the worker service joins with the new image (a previous release may have none)
+            stack("up", "-d", "db", "web", "proxy", "backup")
+            stack.wait_healthy("db", "web", "proxy")
+            tools.create_arbiter(stack)
+            browser = Browser()
+            browser.login()
+            tools.start_event(browser, "season")
+            tools.enter_first_result(browser, "season")
+            season = tools.fingerprint(browser, "season")
+            venue_checks(workdir, stack, lan)
+            scheduled_backups_appear(workdir)
 
-# --- the checks ---------------------------------------------------------------------------
+        with step("upgrade as the README says: tag, then up -d --build"):
+            run("docker", "tag", APP, PREVIOUS, quiet=True)
+            with Prober() as prober:
+                stack("up", "-d", "--build")
+                stack.wait_healthy("web", "proxy")
+                prober.wait_answering()
+            timed("upgrade (up -d --build, one migration)", prober, DOWNTIME_LIMIT)
+            logs = stack.logs("web")
+            check("migrations to apply: backing up the database first" in logs, "the new image found migrations")
+            (before_migrate,) = backups(workdir, "before-migrate")
+            check(before_migrate.stat().st_mode & 0o777 == 0o600,
+                  f"a backup was taken before migrating: backups/{before_migrate.name} (mode 600)")
+            applied = stack.psql("SELECT name FROM django_migrations WHERE app = 'pairing' ORDER BY name")
+            new_migrations = sorted(p.name[:-3] for p in (ROOT / "pairing" / "migrations").glob("0*.py"))
+            check(applied.split() == new_migrations, f"migrated from {old_migrations[-1]} to {new_migrations[-1]}")
+            browser = Browser()
+            browser.login()
+            check(tools.fingerprint(browser, "season") == season, "the season's tournament is unchanged by the upgrade")
+            versions_from_the_images(stack)
+            quiet_logs(stack)
+            code_is_root_s(stack)
+
+        with step("smoke flow over HTTPS through the proxy; slow clients"):
+            tools.start_event(browser, "smoke")
+            tools.enter_first_result(browser, "smoke")
+            tools.public_standings("smoke")
+            status, _ = Browser().request("GET", "/t/smoke/settings/")[:2]
+            check(status == 302, "an arbiter page sends an anonymous visitor to the login page")
+            slow_clients()
+
+        with step("the worker service loads a rating list uploaded through the proxy"):
+            worker_loads_a_list(stack)
+
+        before = {slug: tools.fingerprint(browser, slug) for slug in ("season", "smoke")}
+        with step("restart, recreate, crashes, a manual stop"):
+            recoveries(stack, browser, before)
+
+        with step("a scheduled backup, down -v, restoredb"):
+            restore_from_a_scheduled_backup(workdir, stack, browser, before)
+
+        with step("rollback to the previous release"):
+            rollback(stack, before_migrate, season, old_migrations)
+    except (StackFailed, local_images.BuildFailed) as exc:
+        say(f"FAILED: {exc}")
+        if stack is not None:
+            print(stack("logs", "--tail", "30", check=False).stdout[-6000:], flush=True)
+        return 1
+    finally:
+        if stack is not None and not args.keep:
+            stack.down()
+        if workdir is not None and not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+        say("step times: " + json.dumps({name: round(took, 1) for name, took in tools.timings}))
+        say("figures: " + json.dumps(tools.figures))
+        say(f"total {time.monotonic() - started:.1f} s")
+    say("compose stack: all checks passed")
+    return 0
 
 
 def slow_clients() -> None:
@@ -452,111 +466,6 @@ def slow_clients() -> None:
         check(probe._answer(big, timeout=5).startswith(b"HTTP/1.1 413"), "a 1 GB body refused by the proxy (413)")
     finally:
         big.close()
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--keep", action="store_true", help="leave the stack running at the end")
-    args = parser.parse_args()
-    started = time.monotonic()
-    workdir = prepare_workdir()
-    stack = Stack(workdir)
-    stack.down()
-    try:
-        with step("local base images"):
-            build_bases()
-        with step("app image and the previous release's image"):
-            rev, old_migrations = build_app_images(stack)
-
-        with step("previous release started on new volumes"):
-            # the previous release has no background worker: the worker service starts with the new image
-            stack("up", "-d", "--no-build", "db", "web", "proxy", web_image=PREVIOUS)
-            stack.wait_healthy("db", "web", "proxy")
-            create_arbiter(stack, PREVIOUS)
-            browser = Browser()
-            browser.login()
-            start_event(browser, "season")
-            enter_first_result(browser, "season")
-            season = fingerprint(browser, "season")
-
-        with step("upgrade to the new image: backup, then migrate"):
-            stack("up", "-d", "--no-build", web_image=APP)
-            stack.wait_healthy("web", "proxy")
-            logs = stack("logs", "web").stdout
-            check("migrations to apply: backing up the database first" in logs, "the new image found migrations")
-            dumps = stack("exec", "-T", "web", "sh", "-c", "ls /app/backups").stdout.split()
-            check(any("before-migrate" in name for name in dumps), f"a backup was taken before migrating: {dumps}")
-            applied = stack.psql("SELECT name FROM django_migrations WHERE app = 'pairing' ORDER BY name")
-            new_migrations = sorted(p.name[:-3] for p in (workdir / "pairing" / "migrations").glob("0*.py"))
-            check(applied.split() == new_migrations,
-                  f"migrated from {old_migrations[-1][:-3]} to {new_migrations[-1]}")
-            browser = Browser()
-            browser.login()
-            check(fingerprint(browser, "season") == season, "the season's tournament is unchanged by the upgrade")
-
-        with step("smoke flow over HTTPS through the proxy"):
-            start_event(browser, "smoke")
-            enter_first_result(browser, "smoke")
-            public_standings("smoke")
-            status, _ = Browser().request("GET", "/t/smoke/settings/")[:2]
-            check(status == 302, "an arbiter page sends an anonymous visitor to the login page")
-
-        with step("the worker service loads a rating list uploaded through the proxy"):
-            worker_loads_a_list(stack)
-
-        with step("slow clients through the proxy"):
-            slow_clients()
-
-        with step("restart the web and the database containers"):
-            before = {slug: fingerprint(browser, slug) for slug in ("season", "smoke")}
-            stack("restart", "web")
-            stack("restart", "db")
-            stack.wait_healthy("db", "web", "proxy")
-            browser = Browser()
-            browser.login()
-            check({slug: fingerprint(browser, slug) for slug in before} == before, "nothing lost in the restarts")
-
-        with step("backup, destroy the database volume, restore"):
-            dump = workdir / "backup.dump"
-            with dump.open("wb") as out:
-                done = subprocess.run([*stack.compose, "exec", "-T", "db", "sh", "-c",
-                                       'pg_dump -U "$POSTGRES_USER" -Fc "$POSTGRES_DB"'],
-                                      cwd=workdir, env=stack.env(APP), stdout=out)
-            check(done.returncode == 0 and dump.stat().st_size > 10_000,
-                  f"README backup command wrote {dump.stat().st_size:,} bytes")
-            stack("stop", "web", "worker", "proxy")  # the worker too: it would migrate the empty database
-            stack("rm", "-f", "-s", "db")
-            run("docker", "volume", "rm", f"{PROJECT}_pgdata", quiet=True)
-            stack("up", "-d", "--no-build", "db")
-            stack.wait_healthy("db")
-            check(stack.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'") == "0",
-                  "the new database volume is empty")
-            stack("exec", "-T", "db", "sh", "-c",
-                  'dropdb -U "$POSTGRES_USER" --force "$POSTGRES_DB" && createdb -U "$POSTGRES_USER" "$POSTGRES_DB"')
-            with dump.open("rb") as source:
-                done = subprocess.run([*stack.compose, "exec", "-T", "db", "sh", "-c",
-                                       'pg_restore -U "$POSTGRES_USER" -d "$POSTGRES_DB" --no-owner'],
-                                      cwd=workdir, env=stack.env(APP), stdin=source, capture_output=True)
-            check(done.returncode == 0, "README restore command ran")
-            stack("up", "-d", "--no-build")
-            stack.wait_healthy("db", "web", "proxy")
-            browser = Browser()
-            browser.login()
-            check({slug: fingerprint(browser, slug) for slug in before} == before,
-                  "both tournaments are the same after the restore")
-            public_standings("season")
-    except StackFailed as exc:
-        say(f"FAILED: {exc}")
-        print(stack("logs", "--tail", "30", check=False).stdout[-6000:], flush=True)
-        return 1
-    finally:
-        if not args.keep:
-            stack.down()
-            shutil.rmtree(workdir, ignore_errors=True)
-        say("step times: " + json.dumps({name: round(took, 1) for name, took in timings}))
-        say(f"total {time.monotonic() - started:.1f} s")
-    say("compose stack: all checks passed")
-    return 0
 
 
 if __name__ == "__main__":

@@ -189,7 +189,10 @@
   });
 })();
 
-// The language picker applies a choice at once; without JavaScript its button does.
+// The language picker and the selects marked data-autosubmit (the byes page's round)
+// apply a choice at once; without JavaScript their button does.
 document.addEventListener("change", function (event) {
-  if (event.target && event.target.id === "language-choice") event.target.form.submit();
+  var target = event.target;
+  if (!target || !target.form) return;
+  if (target.id === "language-choice" || target.hasAttribute("data-autosubmit")) target.form.submit();
 });

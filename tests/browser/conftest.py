@@ -7,6 +7,7 @@ Screenshots go to artifacts/screenshots/ (CI keeps that folder as an artefact).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,27 @@ import pytest
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 CHROMIUM = "/usr/bin/chromium"
+
+
+def _csp_safe_wait_for_function():
+    """The pages' Content-Security-Policy (arbiter_site/csp.py) forbids eval, and Playwright
+    evaluates a bare expression given to ``wait_for_function`` with eval while it polls
+    (a function it does not).  Every test may keep writing bare expressions: they are
+    given to Playwright as functions.  The tests run with the policy on, as in production."""
+    from playwright.sync_api import Page
+
+    original = Page.wait_for_function
+
+    def wait_for_function(self, expression: str, *args, **kwargs):
+        text = expression.strip()
+        if not (text.startswith(("function", "async")) or re.match(r"^(\(.*?\)|\w+)\s*=>", text)):
+            expression = f"() => ({text})"
+        return original(self, expression, *args, **kwargs)
+
+    Page.wait_for_function = wait_for_function
+
+
+_csp_safe_wait_for_function()
 SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 LAUNCH_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

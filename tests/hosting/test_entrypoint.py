@@ -1,4 +1,4 @@
-"""docker/entrypoint.sh run directly (no Docker engine here), against a real PostgreSQL.
+"""docker/entrypoint.sh (docker/start.py) run directly, against a real PostgreSQL.
 
 Each PostgreSQL test gets a fresh database ``dubov_entrypoint_<pid>`` on the server of
 DATABASE_URL when that is PostgreSQL, else on postgres@127.0.0.1:5432, and drops it
@@ -26,50 +26,6 @@ SECRET = "entrypoint-test-" + "k" * 50
 HOST = "chess.example.org"
 
 
-def _admin_dsn() -> dict:
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith(("postgres://", "postgresql://")):
-        import dj_database_url
-
-        cfg = dj_database_url.parse(url)
-        return {
-            "host": cfg.get("HOST") or "127.0.0.1",
-            "port": int(cfg.get("PORT") or 5432),
-            "user": cfg.get("USER") or "postgres",
-            "password": cfg.get("PASSWORD") or None,
-        }
-    return {"host": "127.0.0.1", "port": 5432, "user": "postgres", "password": None}
-
-
-@pytest.fixture
-def fresh_database():
-    """(url, connect) for a new empty database; dropped at the end."""
-    import psycopg
-
-    dsn = _admin_dsn()
-    name = f"dubov_entrypoint_{os.getpid()}"
-    try:
-        admin = psycopg.connect(dbname="postgres", autocommit=True, connect_timeout=3, **dsn)
-    except psycopg.OperationalError as exc:
-        reason = f"no PostgreSQL server at {dsn['host']}:{dsn['port']} ({exc.__class__.__name__})"
-        if os.environ.get("REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"{reason} and REQUIRE_POSTGRES=1")
-        pytest.skip(reason)
-    with admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
-        auth = dsn["user"] + (f":{dsn['password']}" if dsn["password"] else "")
-        url = f"postgres://{auth}@{dsn['host']}:{dsn['port']}/{name}"
-
-        def connect():
-            return psycopg.connect(dbname=name, connect_timeout=3, **dsn)
-
-        try:
-            yield url, connect
-        finally:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 def _env(**extra: str) -> dict[str, str]:
     """A production-like environment built from scratch (nothing of pytest's leaks in)."""
     env = {
@@ -79,7 +35,7 @@ def _env(**extra: str) -> dict[str, str]:
         "PYTHON": sys.executable,
         "DJANGO_DEBUG": "false",
         "DJANGO_SECRET_KEY": SECRET,
-        "DJANGO_ALLOWED_HOSTS": HOST,
+        "SITE_URL": f"https://{HOST}",
     }
     env.update(extra)
     return {k: v for k, v in env.items() if v is not None}
@@ -123,7 +79,7 @@ def test_migrates_collects_static_and_execs_the_command(fresh_database, tmp_path
     # a second start (a container restart) has nothing to migrate and still starts
     again = _run(env, *PRINT_STARTED)
     assert again.returncode == 0 and "started" in again.stdout, again.stderr
-    assert "No migrations to apply" in again.stdout
+    assert "entrypoint: no migrations to apply" in again.stderr
 
 
 def _free_port() -> int:
@@ -190,12 +146,12 @@ def test_gunicorn_serves_health_and_static_files_and_the_healthcheck_passes(fres
     ("unset", "named"),
     [
         (["DJANGO_SECRET_KEY"], ["DJANGO_SECRET_KEY"]),
-        (["DJANGO_ALLOWED_HOSTS"], ["DJANGO_ALLOWED_HOSTS"]),
-        (["DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS"], ["DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS"]),
+        (["SITE_URL"], ["SITE_URL"]),
+        (["DJANGO_SECRET_KEY", "SITE_URL"], ["DJANGO_SECRET_KEY", "SITE_URL"]),
     ],
 )
 @pytest.mark.parametrize("debug", ["false", None])  # unset means production for the start script
-def test_refuses_production_start_without_secret_key_or_allowed_hosts(unset, named, debug):
+def test_refuses_production_start_without_secret_key_or_site_url(unset, named, debug):
     env = _env(DATABASE_URL="postgres://nobody@127.0.0.1:1/none", DJANGO_DEBUG=debug)
     for name in unset:
         env.pop(name)
@@ -209,9 +165,50 @@ def test_refuses_production_start_without_secret_key_or_allowed_hosts(unset, nam
     assert time.monotonic() - started < 10  # refused at once, no database wait
 
 
-def test_a_blank_allowed_hosts_list_is_refused_too():
-    result = _run(_env(DJANGO_ALLOWED_HOSTS=" , "), *PRINT_STARTED, timeout=30)
-    assert result.returncode != 0 and "DJANGO_ALLOWED_HOSTS" in result.stderr
+def test_a_blank_site_url_list_is_refused_too():
+    result = _run(_env(SITE_URL=" , "), *PRINT_STARTED, timeout=30)
+    assert result.returncode != 0 and "not set: SITE_URL" in result.stderr
+
+
+def test_the_older_allowed_hosts_setting_still_counts_as_the_site_s_address(tmp_path):
+    """A .env from before SITE_URL (DJANGO_ALLOWED_HOSTS only) still starts."""
+    env = _env(SITE_URL=None, DJANGO_ALLOWED_HOSTS=HOST, DATABASE_URL=f"sqlite:///{tmp_path / 'old.sqlite3'}",
+               COLLECTSTATIC_AT_START="false")
+    result = _run(env, *PRINT_STARTED)
+    assert result.returncode == 0 and "started" in result.stdout, result.stderr
+
+
+def test_a_malformed_site_url_stops_the_start_saying_what_is_wrong(tmp_path):
+    env = _env(SITE_URL="chess.example.org", DATABASE_URL=f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    result = _run(env, *PRINT_STARTED, timeout=60)
+    assert result.returncode != 0 and "started" not in result.stdout
+    assert "SITE_URL: 'chess.example.org' is not an address like https://chess.example.org" in result.stderr
+    assert not (tmp_path / "x.sqlite3").exists()  # stopped before touching the database
+
+
+def test_issue_39_every_step_runs_in_one_python_process_that_becomes_the_command(tmp_path):
+    """The start used to run Django five times (five manage.py processes, the restart's
+    downtime); now the shell script execs docker/start.py, which sets Django up once,
+    runs every step in itself and execs the command: same process id throughout."""
+    env = _env(DATABASE_URL=f"sqlite:///{tmp_path / 'one.sqlite3'}", DJANGO_STATIC_ROOT=str(tmp_path / "static"))
+    process = subprocess.Popen(
+        ["sh", str(ENTRYPOINT), sys.executable, "-c", "import os; print('pid', os.getpid())"],
+        env=env, cwd="/", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err
+    assert f"pid {process.pid}" in out
+    source = (ROOT / "docker" / "start.py").read_text()
+    assert "subprocess" not in source and "manage.py" not in source.split('"""', 2)[2]
+    assert "call_command(\"migrate\"" in source and "call_command(\"backupdb\"" in source
+
+
+def test_issue_39_the_image_collects_static_files_at_build_so_the_start_does_not(tmp_path):
+    env = _env(DATABASE_URL=f"sqlite:///{tmp_path / 'site.sqlite3'}", DJANGO_STATIC_ROOT=str(tmp_path / "static"),
+               COLLECTSTATIC_AT_START="false")
+    result = _run(env, *PRINT_STARTED)
+    assert result.returncode == 0 and "started" in result.stdout, result.stderr
+    assert not (tmp_path / "static").exists()
 
 
 def test_gives_up_on_an_unreachable_database_after_a_bounded_wait(tmp_path):
@@ -238,7 +235,7 @@ def test_debug_mode_needs_no_secret_key(tmp_path):
     env = _env(DJANGO_DEBUG="true", DATABASE_URL=f"sqlite:///{tmp_path / 'trial.sqlite3'}",
                DJANGO_STATIC_ROOT=str(tmp_path / "static"))
     env.pop("DJANGO_SECRET_KEY")
-    env.pop("DJANGO_ALLOWED_HOSTS")
+    env.pop("SITE_URL")
     result = _run(env, *PRINT_STARTED)
     assert result.returncode == 0, result.stderr
     assert "started" in result.stdout
@@ -350,3 +347,42 @@ def test_audit_finding_9_a_sqlite_upgrade_is_copied_before_it_migrates(tmp_path)
     with sqlite3.connect(database) as conn:
         names = {row[0] for row in conn.execute("SELECT name FROM django_migrations WHERE app = 'pairing'")}
     assert "0007_player_fide_id_unique" in names
+
+
+@pytest.mark.postgres
+def test_issue_39_as_root_it_makes_the_certificate_and_backups_folder_then_drops_to_the_app_user(
+    fresh_database, tmp_path
+):
+    """The container starts as root only for this: the venue's certificate in the empty
+    certs folder, the backups folder given to the app's user (mode 700); then everything,
+    the command included, runs as that user."""
+    import pwd
+
+    if os.geteuid() != 0:
+        pytest.skip("needs root (the container's start); CI runs as root")
+    nobody = pwd.getpwnam("nobody")
+
+    def as_nobody():
+        os.setgid(nobody.pw_gid)
+        os.setuid(nobody.pw_uid)
+
+    try:
+        usable = subprocess.run([sys.executable, "-c", "import datetime, django"], preexec_fn=as_nobody,
+                                cwd="/", capture_output=True).returncode == 0
+    except OSError:
+        usable = False
+    if not usable:
+        pytest.skip("this Python cannot be read by the user nobody (the compose stage checks the drop in the image)")
+    url, _ = fresh_database
+    certs, backups = tmp_path / "certs", tmp_path / "backups"
+    certs.mkdir()
+    env = _env(DATABASE_URL=url, APP_USER="nobody", DB_BACKUP_DIR=str(backups), SELF_SIGNED_CERT_DIR=str(certs),
+               COLLECTSTATIC_AT_START="false", SITE_URL=f"https://{HOST},https://192.168.1.20:8443")
+    result = _run(env, sys.executable, "-c", "import os; print('ids', os.getuid(), os.getgid(), os.environ['HOME'])")
+    assert result.returncode == 0, result.stderr
+    assert f"ids {nobody.pw_uid} {nobody.pw_gid}" in result.stdout
+    assert "A SELF-SIGNED ONE WAS MADE" in result.stderr and "chess.example.org, 192.168.1.20" in result.stderr
+    assert {p.name for p in certs.iterdir()} == {"fullchain.pem", "privkey.pem", "venue-ca.crt", "venue-ca.key"}
+    assert (certs / "privkey.pem").stat().st_uid == 0  # root's, for nginx's master process
+    folder = backups.stat()
+    assert (folder.st_uid, folder.st_mode & 0o777) == (nobody.pw_uid, 0o700)

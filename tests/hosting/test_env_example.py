@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ROOT / "arbiter_site" / "settings.py"
 # Files that may read a variable of .env.example besides the settings.
 READERS = [
-    ROOT / "docker" / "entrypoint.sh", ROOT / "docker-compose.yml", ROOT / "docker" / "healthcheck.py",
-    ROOT / "docker" / "gunicorn.conf.py",
+    ROOT / "docker" / "start.py", ROOT / "docker-compose.yml", ROOT / "docker" / "healthcheck.py",
+    ROOT / "docker" / "gunicorn.conf.py", ROOT / "docker" / "backup" / "backup.sh",
 ]
 # Read only by programs rather than by our files (none yet; document each in .env.example).
 READ_ELSEWHERE: set[str] = set()
@@ -107,7 +107,7 @@ def test_every_variable_in_env_example_is_read_somewhere():
 
 def test_the_required_production_settings_are_set_lines_not_comments():
     listed = example_variables()
-    for name in ("DJANGO_DEBUG", "DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS", "POSTGRES_PASSWORD"):
+    for name in ("SITE_URL", "DJANGO_DEBUG", "DJANGO_SECRET_KEY", "POSTGRES_PASSWORD"):
         assert listed.get(name) is True, name
 
 
@@ -123,8 +123,10 @@ def test_env_is_ignored_by_git():
     assert ".env" in patterns
 
 
-# Read by the start script but meaningful only outside the image (documented in README).
-NOT_FOR_ENV_FILE = {"PYTHON"}
+# Read by the start script but set by the image or the compose file, not by .env:
+# PYTHON (outside the image, README), the app's user, the certificate's folder in the
+# container, Django's settings module, collectstatic at start (the image collects at build).
+NOT_FOR_ENV_FILE = {"PYTHON", "APP_USER", "SELF_SIGNED_CERT_DIR", "DJANGO_SETTINGS_MODULE", "COLLECTSTATIC_AT_START"}
 
 
 def test_every_variable_compose_and_the_start_script_read_is_in_env_example():
@@ -132,9 +134,8 @@ def test_every_variable_compose_and_the_start_script_read_is_in_env_example():
     compose = (ROOT / "docker-compose.yml").read_text()
     # ${NAME}, ${NAME:-default}, ${NAME:?message}; $${NAME} is the container's own shell
     in_compose = set(re.findall(r"(?<!\$)\$\{([A-Z][A-Z0-9_]*)", compose))
-    script = (ROOT / "docker" / "entrypoint.sh").read_text()
-    in_script = set(re.findall(r"\$\{([A-Z][A-Z0-9_]*)", script))
-    assert {"POSTGRES_PASSWORD", "HTTPS_PORT"} <= in_compose and "DB_WAIT_TRIES" in in_script
+    in_script = variables_read_by((ROOT / "docker" / "start.py").read_text())
+    assert {"POSTGRES_PASSWORD", "HTTPS_PORT", "BACKUP_DIR"} <= in_compose and "DB_WAIT_TRIES" in in_script
     in_gunicorn = variables_read_by((ROOT / "docker" / "gunicorn.conf.py").read_text())
     assert {"WEB_CONCURRENCY", "GUNICORN_THREADS"} <= in_gunicorn
     missing = sorted((in_compose | in_script | in_gunicorn) - listed - NOT_FOR_ENV_FILE)

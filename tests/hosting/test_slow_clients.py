@@ -6,8 +6,8 @@ workers, and ``/health/`` stopped answering; an anonymous 1 GB POST was spooled 
 
 Here gunicorn is started as the image starts it (``docker/gunicorn.conf.py``, three
 workers, production settings, a migrated SQLite database), and then, in front of it,
-Debian's nginx with ``docker/nginx/nginx.conf`` changed only in its addresses and the
-certificate's folder (a self-signed certificate made with openssl).  Every attack is
+Debian's nginx with ``docker/nginx/nginx.conf`` changed only in its addresses and folders
+(a self-signed certificate made with openssl).  Every attack is
 bounded: a handful of connections, a few seconds, loopback only.
 
 No nginx binary: the proxy tests are skipped, unless REQUIRE_NGINX=1 (CI), then they fail.
@@ -22,12 +22,16 @@ import socket
 import ssl
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "docker" / "nginx"))
+from outside import configure  # noqa: E402  (the stack's nginx.conf, run outside Docker)
+
 VENV_BIN = Path(sys.executable).parent
 HOST = "chess.example.org"
 SECRET = "slow-client-test-" + "k" * 50
@@ -213,15 +217,15 @@ def test_audit_finding_1_an_anonymous_gigabyte_upload_is_refused_before_it_is_se
 # --- through the compose stack's nginx configuration -------------------------------------
 
 
-@pytest.fixture(scope="module")
-def proxy(gunicorn, tmp_path_factory):
-    """(https port, http port) of Debian's nginx running docker/nginx/nginx.conf."""
+def _start_nginx(folder: Path, app_port: int):
+    """Debian's nginx running docker/nginx/nginx.conf in ``folder``, passing to the app on
+    127.0.0.1:``app_port``: (process, https port, http port).  Only addresses and folders
+    are changed; the https port is the one the redirect keeps, as start.sh writes it."""
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
     if nginx is None:
         if os.environ.get("REQUIRE_NGINX") == "1":
             pytest.fail("nginx is not installed and REQUIRE_NGINX=1 (scripts/ensure-nginx.sh installs it)")
         pytest.skip("nginx is not installed (scripts/ensure-nginx.sh installs Debian's)")
-    folder = tmp_path_factory.mktemp("proxy")
     certs = folder / "certs"
     certs.mkdir()
     made = subprocess.run(
@@ -231,27 +235,36 @@ def proxy(gunicorn, tmp_path_factory):
     )
     assert made.returncode == 0, made.stderr
     https_port, http_port = _free_port(), _free_port()
-    conf = (ROOT / "docker" / "nginx" / "nginx.conf").read_text()
-    changes = {  # what to change: (into what, how many times it is there)
-        "listen 80;": (f"listen 127.0.0.1:{http_port};", 1),
-        "listen 443 ssl;": (f"listen 127.0.0.1:{https_port} ssl;", 1),
-        "server web:8000;": (f"server 127.0.0.1:{gunicorn};", 1),
-        "/etc/nginx/certs/": (f"{certs}/", 2),
-    }
-    for old, (new, times) in changes.items():
-        assert conf.count(old) == times, old
-        conf = conf.replace(old, new)
-    (folder / "nginx.conf").write_text(conf)
+    configure(folder, host="127.0.0.1", http_port=http_port, https_port=https_port, app=f"127.0.0.1:{app_port}",
+              certs=certs)
     command = [nginx, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", "stderr",
                "-g", f"daemon off; pid {folder / 'nginx.pid'};"]
     tested = subprocess.run([*command[:-2], "-t"], capture_output=True, text=True)
     assert tested.returncode == 0, tested.stderr
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return server, https_port, http_port
+
+
+@pytest.fixture
+def proxy_folder():
+    """nginx's folder under /tmp: its workers (another user when the tests run as root)
+    must reach its temporary and cache folders."""
+    folder = Path(tempfile.mkdtemp(prefix="dubov-proxy-test-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def proxy(gunicorn):
+    """(https port, http port) of Debian's nginx running docker/nginx/nginx.conf."""
+    folder = Path(tempfile.mkdtemp(prefix="dubov-proxy-test-"))
+    server, https_port, http_port = _start_nginx(folder, gunicorn)
     try:
         _wait_for(lambda: server.poll() is None and _health(https_port, tls=True, timeout=1)[0] == 200, "nginx")
         yield https_port, http_port
     finally:
         _stop(server)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_audit_finding_1_the_proxy_serves_the_app_over_tls_and_redirects_plain_http(proxy):
@@ -260,8 +273,33 @@ def test_audit_finding_1_the_proxy_serves_the_app_over_tls_and_redirects_plain_h
     conn = http.client.HTTPConnection("127.0.0.1", http_port, timeout=3)
     conn.request("GET", "/standings/", headers={"Host": HOST})
     response = conn.getresponse()
-    assert response.status == 301 and response.getheader("Location") == f"https://{HOST}/standings/"
+    # the https port the browser must use is kept (HTTPS_PORT; the audit's redirect dropped it)
+    assert response.status == 301 and response.getheader("Location") == f"https://{HOST}:{https_port}/standings/"
     conn.close()
+
+
+def test_issue_39_nothing_at_the_app_s_address_gives_the_maintenance_page_for_any_method(proxy_folder):
+    """While the web service restarts (or is down) nginx cannot connect: instead of its
+    bare 502, a page that says the site is restarting, 503 with Retry-After, also for a
+    form sent at that moment."""
+    server, https_port, _ = _start_nginx(proxy_folder, _free_port())  # nothing listens there
+    try:
+        _wait_for(lambda: server.poll() is None and _health(https_port, tls=True, timeout=1)[0] == 503, "nginx")
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        for method in ("GET", "POST"):
+            conn = http.client.HTTPSConnection("127.0.0.1", https_port, timeout=5, context=context)
+            conn.request(method, "/t/open/round/3/", body="result=1-0" if method == "POST" else None,
+                         headers={"Host": HOST, "Content-Type": "application/x-www-form-urlencoded"})
+            response = conn.getresponse()
+            page = response.read().decode()
+            conn.close()
+            assert response.status == 503 and response.getheader("Retry-After") == "5", method
+            assert "The site is restarting" in page and "Сайт перезапускается" in page
+            assert "docker compose ps" in page
+    finally:
+        _stop(server)
 
 
 def test_audit_finding_1_slow_clients_through_the_proxy_never_reach_gunicorn(proxy, gunicorn):

@@ -8,9 +8,10 @@ stopped).
 
 The file is ``<dir>/<database>-<label>-<UTC time>.dump`` (``.sqlite3`` for SQLite), written
 under a temporary name and renamed when complete, so a file with the final name is always
-whole.  The start script (docker/entrypoint.sh) runs it with ``--label before-migrate``
-when the database has migrations to apply.  Prints the file's path; exits non-zero (and
-leaves no file) when the copy fails.
+whole; it is readable by its owner only (mode 600), in a folder made with mode 700.  The
+start script (docker/start.py) runs it with ``--label before-migrate`` when the database
+has migrations to apply.  Prints the file's path; exits non-zero (and leaves no file) when
+the copy fails.  ``manage.py restoredb`` puts a file back.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ class Command(BaseCommand):
             raise CommandError("--label takes letters, digits and dashes only")
         folder = Path(options["dir"])
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
             raise CommandError(f"cannot create the backup folder {folder}: {exc.strerror}") from exc
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -71,6 +72,7 @@ class Command(BaseCommand):
             if db.get(key):
                 env[variable] = str(db[key])
         partial = target.with_name(target.name + ".partial")
+        partial.touch(mode=0o600)
         result = subprocess.run(
             [pg_dump, "--format=custom", f"--file={partial}", "--dbname", str(db["NAME"])],
             env=env, capture_output=True, text=True,
@@ -82,6 +84,7 @@ class Command(BaseCommand):
 
     def _sqlite_copy(self, source: str, target: Path) -> None:
         partial = target.with_name(target.name + ".partial")
+        partial.touch(mode=0o600)
         try:
             with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(partial)) as dst:
                 src.backup(dst)

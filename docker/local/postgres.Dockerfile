@@ -1,10 +1,10 @@
-# CI's stand-in for postgres:16 (no registry can be reached from CI): Debian bookworm's
-# PostgreSQL 15 with the parts of the official image docker-compose.yml relies on: the
-# POSTGRES_USER / POSTGRES_PASSWORD / POSTGRES_DB variables, a data folder at
+# Stand-in for postgres:16 built from Debian's packages (`make local-images`, and CI):
+# bookworm's PostgreSQL 15 with the parts of the official image docker-compose.yml relies
+# on: the POSTGRES_USER / POSTGRES_PASSWORD / POSTGRES_DB variables, a data folder at
 # /var/lib/postgresql/data initialised on first start, password authentication for
-# connections from other containers, and pg_isready, pg_dump, pg_restore, createdb and
-# dropdb on PATH.
-ARG DEBIAN_BASE=dubov-ci/debian:bookworm
+# connections from other containers, and pg_isready, pg_dump, pg_restore, psql, createdb
+# and dropdb on PATH (the backup service runs its pg_dump).
+ARG DEBIAN_BASE=dubov-local/debian:bookworm
 FROM ${DEBIAN_BASE}
 RUN apt-get update \
     && apt-get install -y --no-install-recommends postgresql-15 \

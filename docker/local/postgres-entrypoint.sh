@@ -1,5 +1,5 @@
 #!/bin/sh
-# Start script of CI's PostgreSQL image (docker/ci/postgres.Dockerfile): on an empty data
+# Start script of the local PostgreSQL image (docker/local/postgres.Dockerfile): on an empty data
 # folder, initdb with POSTGRES_USER as the superuser and POSTGRES_PASSWORD as its password,
 # create POSTGRES_DB, then run the server in the foreground as user postgres.
 set -eu
