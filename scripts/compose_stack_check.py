@@ -321,7 +321,9 @@ def recoveries(stack: Stack, browser: Browser, before: dict[str, str]) -> None:
 
 def restore_from_a_scheduled_backup(workdir: Path, stack: Stack, browser: Browser, before: dict[str, str]) -> None:
     changed = time.time()
-    deadline = time.monotonic() + 3 * BACKUP_INTERVAL
+    # (a backup tried while the database was recovering from the crash above failed: the
+    # next try is an interval later)
+    deadline = time.monotonic() + max(3 * BACKUP_INTERVAL, 90)
     while time.monotonic() < deadline and not [p for p in backups(workdir, "daily") if p.stat().st_mtime > changed + 1]:
         time.sleep(1)
     fresh = [p for p in backups(workdir, "daily") if p.stat().st_mtime > changed + 1]

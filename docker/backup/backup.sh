@@ -7,7 +7,8 @@
 #   /backups/<database>-daily-<UTC time>.dump, written as .partial and renamed when whole,
 #   mode 600 in a folder of mode 700; then the daily files older than BACKUP_KEEP_DAYS
 #   days are deleted (the newest always stays; other backups are never touched).
-#   A failed backup is said in the log and tried again a minute later.
+#   A failed backup is said in the log and tried again a minute later (or after one interval
+#   when that is shorter).
 #
 #   backup.sh --check   the healthcheck: exit 0 when the newest daily backup is younger
 #                       than two intervals.
@@ -79,7 +80,7 @@ while [ -z "$stopping" ]; do
   elif take; then
     wait_for=$interval
   else
-    wait_for=60
+    wait_for=$(( interval < 60 ? interval : 60 ))
   fi
   [ -z "$stopping" ] || break
   sleep "$wait_for" &
