@@ -126,7 +126,8 @@ def timed(tallies: Tallies, kind: str, deadline: Deadline, call):
     # who answered: nginx from its copy ("proxy HIT"), else the app (its X-Cache: hit,
     # miss, wait, not-modified, unchanged, private)
     proxy = headers.get("x-proxy-cache", "")
-    answer = f"proxy {proxy}" if proxy in ("HIT", "UPDATING", "STALE") else headers.get("x-cache", "")
+    # (a response nginx revalidated carries the X-Cache of the copy it kept: nginx's answer)
+    answer = f"proxy {proxy}" if proxy in ("HIT", "REVALIDATED", "UPDATING", "STALE") else headers.get("x-cache", "")
     if answer:
         tally.cache[answer] = tally.cache.get(answer, 0) + 1
     if answer == "miss":  # the first request after a change: the page computed

@@ -294,8 +294,8 @@ class Session:
         host, port = self.site.args.host, self.site.port
         source = (self.source, 0) if self.source else None
         if self.site.tls:
-            return http.client.HTTPSConnection(host, port, timeout=60, context=_TLS, source_address=source)
-        return http.client.HTTPConnection(host, port, timeout=60, source_address=source)
+            return http.client.HTTPSConnection(host, port, timeout=130, context=_TLS, source_address=source)
+        return http.client.HTTPConnection(host, port, timeout=130, source_address=source)
 
     def headers(self) -> dict[str, str]:
         host, port = self.site.args.host, self.site.port

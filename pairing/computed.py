@@ -27,9 +27,9 @@ from django.core.cache import cache
 
 T = TypeVar("T")
 
-# How long one request may compute while the others wait for it (seconds).
-LOCK_SECONDS = 60
-WAIT_SECONDS = 30
+# How long one request may compute while the others wait for it (seconds): under
+# gunicorn's worker timeout (120 s), so a lock outlives no request that could hold it.
+LOCK_SECONDS = 110
 
 
 def once(
@@ -46,7 +46,9 @@ def once(
     The first request to miss takes a lock in the cache (``add``: atomic on the database,
     Redis and Memcached backends) and computes; the others poll the cache until a current
     value is there, or the lock is gone without it (the computing request failed or did
-    not keep it), or WAIT_SECONDS passed, and then compute it themselves.
+    not keep it; the lock expires after LOCK_SECONDS if its process died), and only then
+    compute it themselves.  However slow the computation (a busy machine, a big field),
+    it runs once: waiters never give up and pile on while it is under way.
     """
     value = cache.get(key)
     if value is not None and current(value):
@@ -54,11 +56,11 @@ def once(
     lock = f"{key}:lock"
     token = secrets.token_hex(8)
     if not cache.add(lock, token, LOCK_SECONDS):
-        until = time.monotonic() + WAIT_SECONDS
+        until = time.monotonic() + LOCK_SECONDS
         pause = 0.02
         while time.monotonic() < until:
             time.sleep(pause)
-            pause = min(pause * 1.5, 0.2)
+            pause = min(pause * 1.5, 0.25)
             value = cache.get(key)
             if value is not None and current(value):
                 return value, "wait"

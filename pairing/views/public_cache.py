@@ -6,7 +6,8 @@ moves :attr:`Tournament.revision <pairing.models.Tournament.revision>` on, in th
 change's own transaction (:func:`~pairing.models.tournament.bump_revision`).  So a page
 is kept in Django's cache under its tournament's revision and what else varies its
 rendering: the page's address (path and the query parameters the view reads, nothing
-else), the language, the table density, and whether htmx asks for it.  A change makes a
+else), the language and the table density.  A page and its htmx poll share the copy (the
+poll of a page that no longer refreshes itself is answered 286, telling htmx to stop).  A change makes a
 new key; the old entries are never served again and expire (``CACHES`` ``TIMEOUT``).
 The key also carries the tournament's creation time (a deleted tournament's number can
 come back on SQLite) and a fingerprint of the code and translations, so that a new
@@ -53,7 +54,8 @@ from ..models import Tournament
 
 # Headers of the view's response that belong to the page (kept with it in the cache).
 _KEPT_HEADERS = ("Content-Type", "Content-Disposition", "Content-Language")
-# Statuses worth keeping: the page, and the page that tells htmx to stop polling.
+# Statuses worth keeping: the page, and the page that tells htmx to stop polling (kept as
+# the page, with ``polling`` False).
 _KEPT_STATUSES = (200, 286)
 VARY = ("Cookie", "Accept-Language", "HX-Request")
 
@@ -90,7 +92,7 @@ def versioned_page(
     request: HttpRequest, key_of: Callable[[str], str], build: Callable[[], HttpResponse], params: Iterable[str] = ()
 ) -> HttpResponse:
     """:func:`public_page` for any page: ``key_of(variant)`` is its cache key for a digest
-    of the request's variant (address, language, density, htmx), and names the state the
+    of the request's variant (address, language, density), and names the state the
     page shows (an event's page: the event's and its sections' revisions; the front page:
     the public events' and the day), so that a change makes a new key."""
     _canonical_query(request, params)
@@ -101,7 +103,8 @@ def versioned_page(
         response["X-Cache"] = "private"
         return response
     key = key_of(_variant(request))
-    etag = f'W/"{hashlib.blake2b(key.encode(), digest_size=12).hexdigest()}"'
+    htmx = bool(getattr(request, "htmx", False))
+    etag = f'W/"{hashlib.blake2b((key + ("|htmx" if htmx else "")).encode(), digest_size=12).hexdigest()}"'
     if etag in _etags(request.META.get("HTTP_IF_NONE_MATCH", "")):
         return _headers(HttpResponseNotModified(), share, "not-modified", etag)
     entry, state = once(key, lambda: _entry(build()), keep=lambda value: isinstance(value, dict))
@@ -109,7 +112,10 @@ def versioned_page(
         return _headers(entry, share, "miss")
     if "HTTP_IF_NONE_MATCH" not in request.META and _not_modified_since(request, entry["at"]):
         return _headers(HttpResponseNotModified(), share, "not-modified", etag, entry["at"])
-    response = HttpResponse(entry["content"], status=entry["status"])
+    # one copy for the page and its htmx poll; the poll of a page that stopped polling
+    # is answered 286, which tells htmx to stop
+    status = 286 if htmx and entry.get("polling") is False else entry["status"]
+    response = HttpResponse(entry["content"], status=status)
     for name, value in entry["headers"].items():
         response[name] = value
     return _headers(response, share, state, etag, entry["at"])
@@ -144,7 +150,6 @@ def _variant(request: HttpRequest) -> str:
         request.get_full_path(),
         get_language() or "",
         "compact" if request.COOKIES.get(DENSITY_COOKIE) == "compact" else "",
-        "htmx" if getattr(request, "htmx", False) else "",
     ])
     return hashlib.blake2b(variant.encode(), digest_size=16).hexdigest()
 
@@ -155,10 +160,13 @@ def _entry(response: HttpResponse) -> dict | HttpResponse:
     if response.status_code not in _KEPT_STATUSES or response.streaming:
         return response
     return {
-        "status": response.status_code,
+        "status": 200,
         "content": response.content,
         "headers": {h: response[h] for h in _KEPT_HEADERS if h in response},
         "at": int(time.time()),
+        # whether the page refreshes itself (the views say so: ``response.polling``);
+        # False: its htmx poll is answered 286
+        "polling": False if response.status_code == 286 else getattr(response, "polling", None),
     }
 
 

@@ -57,6 +57,7 @@ def _render_live(request: HttpRequest, template: str, ctx: dict) -> HttpResponse
     """A page that may poll itself: once nothing is in play, an htmx poll is answered
     with 286, which tells htmx to stop polling (the content is still swapped in)."""
     response = render(request, template, ctx)
+    response.polling = ctx["polling"]  # for the shared copy (public_cache)
     if request.htmx and not ctx["polling"]:
         response.status_code = 286
     return response

@@ -379,6 +379,7 @@ def _round_page(request: HttpRequest, t, number: int) -> HttpResponse:
     ctx["polling"] = not is_arbiter and rnd.status == RoundStatus.PUBLISHED
     ctx["poll_url"] = poll_url(request, t)
     response = render(request, "pairing/round.html", ctx)
+    response.polling = ctx["polling"]  # for the shared copy (public_cache)
     if request.htmx and not is_arbiter and not ctx["polling"]:
         response.status_code = 286
     return response

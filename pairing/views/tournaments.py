@@ -128,6 +128,7 @@ def _public_home(request: HttpRequest, t: Tournament) -> HttpResponse:
          "schedule": t.schedule.filter(number__lte=t.rounds), "polling": polling, "poll_url": poll_url(request, t),
          "is_arbiter": False},
     )
+    response.polling = polling  # for the shared copy (public_cache)
     if request.htmx and not polling:
         response.status_code = 286  # htmx stops polling: no round in play
     return response

@@ -468,3 +468,19 @@ def test_every_change_through_the_services_moves_the_revision(chief, live, chang
             elif "player_id" in row and row["player_id"] in player_of:
                 touched.add(player_of[row["player_id"]])
     assert touched and touched <= changed, f"{change}: tournaments {touched - changed} changed, revision did not"
+
+
+def test_a_page_and_its_htmx_poll_share_one_copy(anon_client, chief, live):
+    """Computed once for both; the poll of a page that stopped refreshing itself (the
+    round complete) is answered 286 from the same copy, which tells htmx to stop."""
+    url = round_url(live)
+    assert anon_client.get(url)["X-Cache"] == "miss"
+    poll = anon_client.get(url, headers={"HX-Request": "true"})
+    assert poll.status_code == 200 and poll["X-Cache"] == "hit"
+    for g in live.round_set.get(number=2).games():
+        record_result(g, GameResult.DRAW, chief)
+    page = anon_client.get(url)
+    assert page.status_code == 200 and page["X-Cache"] == "miss" and 'hx-trigger="every 30s"' not in page.content.decode()
+    stop = anon_client.get(url, headers={"HX-Request": "true"})
+    assert stop.status_code == 286 and stop["X-Cache"] == "hit" and stop.content == page.content
+    assert stop["ETag"] != page["ETag"]
