@@ -136,6 +136,8 @@ def review(text: str, data, t: Tournament) -> Review:
         if not value:
             continue
         current = getattr(t, ours)
+        if ours in ("start_date", "end_date") and current is not None and trf_records.parse_date(value) == current:
+            continue  # the same day, written the TRF way
         if current in (None, ""):
             r.notes.append(_("%(what)s read from the file (%(code)s): %(value)s.") % {"what": label.capitalize(), "code": code, "value": value})
         elif str(current) != value:

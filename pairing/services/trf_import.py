@@ -72,18 +72,6 @@ _GAME_FROM_SIDES = {
 }
 
 
-def _parse_trf_date(text: str) -> datetime.date | None:
-    text = text.strip()
-    if not text:
-        return None
-    for fmt in ("%Y/%m/%d", "%Y-%m-%d", "%Y.%m.%d", "%d.%m.%Y", "%d/%m/%Y"):
-        try:
-            return datetime.datetime.strptime(text, fmt).date()
-        except ValueError:
-            continue
-    return None
-
-
 def _in_time(deadline: float | None) -> None:
     """Refuse (the transaction rolls back) once ``deadline`` (``time.monotonic()``) has passed."""
     if deadline is not None and time.monotonic() > deadline:
@@ -218,7 +206,7 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
                     entered_round=entries.get(p.id),
                     federation=p.federation.strip()[:3],
                     fide_id=p.fide_id.strip()[:11],
-                    birth_date=_parse_trf_date(p.birth_date),
+                    birth_date=trf_records.parse_date(p.birth_date),
                     sex={"m": "m", "w": "f", "f": "f"}.get(p.sex.lower(), ""),
                 )
                 for p in ordered
@@ -373,7 +361,7 @@ def _description_from(t: Tournament, data) -> None:
         t.place = data.city.strip()[:120]
     if not t.federation and re.fullmatch(r"[A-Za-z]{3}", data.federation.strip()):
         t.federation = data.federation.strip().upper()
-    start, end = _parse_trf_date(data.start_date), _parse_trf_date(data.end_date)
+    start, end = trf_records.parse_date(data.start_date), trf_records.parse_date(data.end_date)
     if t.start_date is None and start:
         t.start_date = start
     if t.end_date is None and end and (t.start_date is None or end >= t.start_date):

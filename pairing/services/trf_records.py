@@ -22,6 +22,21 @@ from ..engine.trf import TIEBREAK_TEXT_LINE
 from ..models import AccelerationMethod, PairingSystem, Player, Round, Tournament
 from ..reports.rating_change import official_rating
 
+
+def parse_date(text: str) -> datetime.date | None:
+    """A date as TRF files write it (``2026/11/27``, and the other orders programs use);
+    None when empty or unreadable."""
+    text = text.strip()
+    if not text:
+        return None
+    for fmt in ("%Y/%m/%d", "%Y-%m-%d", "%Y.%m.%d", "%d.%m.%Y", "%d/%m/%Y"):
+        try:
+            return datetime.datetime.strptime(text, fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
 # 182: the program, and the system it paired with (C.04.2 1.3: declared with the report)
 PROGRAMS = {
     PairingSystem.DUTCH: "Dubov arbiter (FIDE Dutch system, C.04.3)",

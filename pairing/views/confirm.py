@@ -98,7 +98,8 @@ def changes_since(tournament_id: int, last_entry: int) -> str:
     """The audit trail's entries after ``last_entry``, as one sentence for the arbiter."""
     entries = AuditEntry.objects.filter(tournament_id=tournament_id, pk__gt=last_entry).order_by("pk")
     total = entries.count()
-    named = [f"{e.who}: {e.detail}" for e in entries[:_CHANGES_NAMED]]
+    # each entry is a sentence of its own; the refusal puts a full stop after the list
+    named = [f"{e.who}: {e.detail.removesuffix('.')}" for e in entries[:_CHANGES_NAMED]]
     if not named:
         return _("the tournament's data")
     text = "; ".join(named)

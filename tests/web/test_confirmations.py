@@ -219,3 +219,16 @@ def test_every_view_that_reads_a_confirmation_runs_under_confirmable():
             if calls and not decorated:
                 missing.append(f"{path.name}:{node.name}")
     assert not missing
+
+
+def test_issue33_2_walk_a_stale_refusal_names_the_changes_in_one_sentence(chief, tournament):
+    """The walk's manual-pairing session: "What changed: walker: Round 3 draft: swapped
+    Lindqvist, Jana and Horvat, Fedor.. Look at the page again": each audit sentence
+    keeps its own full stop inside the list, and the refusal adds one more."""
+    from pairing.views.confirm import changes_since
+
+    last = AuditEntry.objects.filter(tournament=tournament).order_by("pk").last()
+    AuditEntry.log(tournament, chief, "swap", "Round 3 draft: swapped Lindqvist, Jana and Horvat, Fedor.")
+    AuditEntry.log(tournament, chief, "result", "Round 2 board 3: 0-1 entered")
+    said = changes_since(tournament.pk, last.pk if last else 0)
+    assert said == "chief: Round 3 draft: swapped Lindqvist, Jana and Horvat, Fedor; chief: Round 2 board 3: 0-1 entered"

@@ -325,3 +325,26 @@ def test_issue32_item11_the_import_question_groups_findings_by_kind_most_serious
     assert not fresh.player_set.exists()
     confirm(chief_client, response)
     assert IntegrityEvent.objects.filter(tournament=fresh).count() == 2
+
+
+def test_walk_the_reimport_into_a_tournament_of_the_same_dates_lists_no_date_as_a_change(chief_client, chief):
+    """The walk of issue 32 re-imported its rating report into a new tournament made with
+    the event's own dates: the Level-3 page listed "Start date in the file (042) is
+    '2026/11/27'; the tournament keeps its own start date, 2026-11-27" (the same day,
+    compared as text).  The same day is no change; another day still is."""
+    import datetime
+
+    days = {"start_date": datetime.date(2026, 11, 27), "end_date": datetime.date(2026, 11, 30)}
+    source = Tournament.objects.create(slug="source", name="Source", rounds=5, owner=chief, **days)
+    add_players(source, 6)
+    play_round(source)
+    text = interchange.export_trf(source)
+    assert "042 2026/11/27" in text
+    fresh = Tournament.objects.create(slug="continued", name="Continued", owner=chief, **days)
+    response = chief_client.post(reverse("pairing:trf_import", args=[fresh.slug]), {"text": text})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    later = Tournament.objects.create(slug="later", name="Later", owner=chief, start_date=days["start_date"],
+                                      end_date=datetime.date(2026, 12, 1))
+    html = chief_client.post(reverse("pairing:trf_import", args=[later.slug]), {"text": text}).content.decode()
+    assert "End date in the file (052) is &#x27;2026/11/30&#x27;; the tournament keeps its own end date" in html
+    assert "Start date in the file" not in html
