@@ -646,7 +646,7 @@ def test_standings_sort_by_points_then_tiebreak_and_share_ranks_when_fully_tied(
     """Ex 4 (p. 15): 3.5 points by BH: #3 (15.5), #4 (15.0), #1 and #16 (12.5) still tied,
     sharing 4th place (C.07 2.1 / arbiter convention 1, 2, 2, 4)."""
     rows = standings(SWISS, (TB.BH,))
-    assert rows[0] == StandingRow(1, 2, D("4.0"), (D("13.0"),))
+    assert rows[0] == StandingRow(1, 2, D("4.0"), (D("13.0"),), undefined=(False,))
     assert [(r.rank, r.id) for r in rows[1:5]] == [(2, 3), (3, 4), (4, 1), (4, 16)]
     assert rows[5].rank == 6
 

@@ -46,8 +46,10 @@ def test_whole_flow_through_the_ui_then_public_standings(live_server, chromium, 
     page = arbiter.new_page()
     page.set_default_timeout(15000)
 
-    # 1. log in through the form (the site sends visitors of arbiter pages there)
+    # 1. log in through the form: a visitor at / sees the public front page, whose
+    # header links the login form
     page.goto(f"{base}/")
+    page.click("header a[href$='/accounts/login/']")
     page.wait_for_url(re.compile(r"/accounts/login/"))
     page.fill("#id_username", "clubarbiter")
     page.fill("#id_password", PASSWORD)
