@@ -197,9 +197,29 @@ VALID = "tournaments"  # a tournament is counted only when its file was read
 
 
 def merge(paths: list[Path]) -> int:
+    """Add up ranges; say which tournaments they cover, and refuse ranges that overlap
+    (a tournament counted twice)."""
     tally: Counter = Counter()
+    covered: dict[tuple[str, int], list[tuple[int, int]]] = {}
     for path in paths:
-        tally.update(json.loads(path.read_text())["tally"])
+        run = json.loads(path.read_text())
+        tally.update(run["tally"])
+        covered.setdefault((run["way"], run["seed"]), []).append((run["start"], run["last"]))
+    for (way, seed), ranges in sorted(covered.items()):
+        ranges.sort()
+        for (_, last), (start, _) in zip(ranges, ranges[1:], strict=False):
+            if start <= last:
+                print(f"ranges overlap: {way}, seed {seed}, tournament {start}", file=sys.stderr)
+                return 2
+        spans, (lo, hi) = [], ranges[0]
+        for start, last in ranges[1:]:
+            if start == hi + 1:
+                hi = last
+            else:
+                spans.append(f"{lo:,}-{hi:,}")
+                lo, hi = start, last
+        spans.append(f"{lo:,}-{hi:,}")
+        print(f"{way}, seed {seed}: tournaments {', '.join(spans)}")
     print(f"{len(paths)} runs: {dict(sorted(tally.items()))}")
     return 0
 
@@ -257,9 +277,12 @@ def main(argv: list[str] | None = None) -> int:
         print(" ", line)
     if args.json:
         seconds = (datetime.datetime.now(tz=datetime.UTC) - started).total_seconds()
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                                cwd=Path(__file__).resolve().parent).stdout.strip()
         args.json.write_text(json.dumps({
             "way": "ours" if args.ours is not None else "theirs", "seed": args.seed, "start": args.start,
-            "last": last, "seconds": round(seconds), "tally": dict(total), "examples": ours_first[:200],
+            "last": last, "seconds": round(seconds), "commit": commit,  # the engine and triage measured
+            "tally": dict(total), "examples": ours_first[:200],
         }, indent=1))
     return 0
 
