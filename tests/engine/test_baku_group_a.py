@@ -134,7 +134,7 @@ EIGHT = "".join(f"001 {i:4d}      Player {i:<28d}{2500 - 10 * i:4d}\n" for i in 
     ("--dubov", "FIDE_DUBOV_BAKU", ["1 3", "4 2", "5 7", "8 6"], ["1 5", "6 2", "3 7", "8 4"]),
     ("--dutch", "FIDE_DUTCH_BAKU", ["1 3", "4 2", "5 7", "8 6"], ["1 5", "6 2", "3 7", "8 4"]),
 ])
-def test_a_file_whose_192_names_baku_without_250_records_is_never_paired_as_a_plain_swiss(
+def test_vcl_q106_a_file_whose_192_names_baku_without_250_records_is_never_paired_as_a_plain_swiss(
         tmp_path: Path, capsys, system, coded, accelerated, plain):
     """The audit's case: round 1 of 8 players, 192 FIDE_DUBOV_BAKU and no 250 record,
     was paired 1-5, 6-2, 3-7, 8-4 (plain), exit 0, silently.  Now the acceleration the

@@ -29,7 +29,7 @@ def check(tmp_path: Path, capsys, text: str) -> tuple[int, str]:
     return code, capsys.readouterr().out
 
 
-def test_the_generator_names_the_c07_text_and_the_checker_ranks_by_it(tmp_path: Path, capsys):
+def test_vcl_q21_q31_the_generator_names_the_c07_text_and_the_checker_ranks_by_it(tmp_path: Path, capsys):
     text = generated(tmp_path, capsys)
     assert LINE.format(year=2026) in text.splitlines()
     code, out = check(tmp_path, capsys, text)
@@ -40,7 +40,7 @@ def test_the_generator_names_the_c07_text_and_the_checker_ranks_by_it(tmp_path: 
     assert "player 6: rank 4 in the file, 3 computed (BH, SB; C.07 2023 text)" in out
 
 
-def test_without_the_line_the_start_date_decides(tmp_path: Path, capsys):
+def test_vcl_q21_without_the_c07_line_the_start_date_decides(tmp_path: Path, capsys):
     text = generated(tmp_path, capsys).replace(LINE.format(year=2026) + "\n", "")
     code, out = check(tmp_path, capsys, text)
     assert code == 0, out  # no date: the 2026 text

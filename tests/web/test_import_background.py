@@ -54,7 +54,7 @@ def the_job() -> Job:
     return Job.objects.get(kind=JobKind.IMPORT_CHECK)
 
 
-def test_a_file_over_the_limit_is_handed_to_the_worker_and_the_tournament_waits(chief_client, tournament,
+def test_vcl_q54_a_file_over_the_limit_is_handed_to_the_worker_and_the_tournament_waits(chief_client, tournament,
                                                                                   clean_file):
     assert trf_import.player_rounds(clean_file) == PLAYERS * ROUNDS
     response = upload(chief_client, tournament, clean_file)
@@ -70,7 +70,7 @@ def test_a_file_over_the_limit_is_handed_to_the_worker_and_the_tournament_waits(
     assert again["Location"] == reverse("pairing:job", args=[job.pk]) and Job.objects.count() == 1
 
 
-def test_the_worker_imports_and_checks_every_round_with_progress(chief_client, tournament, clean_file):
+def test_vcl_q54_the_worker_imports_and_checks_every_round_with_progress(chief_client, tournament, clean_file):
     upload(chief_client, tournament, clean_file)
     [job] = run_queued()
     assert job.done == job.total == ROUNDS

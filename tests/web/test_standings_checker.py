@@ -99,7 +99,7 @@ def test_vcl_q21_a_file_with_212_but_no_202_is_ranked_by_212s_tie_breaks(chief, 
     assert "tie-breaks not checked" not in out
 
 
-def test_the_report_says_which_c07_text_ranked_it_and_the_import_and_the_checker_read_it_back(chief, tmp_path, capsys):
+def test_vcl_q217_the_report_says_which_c07_text_ranked_it_and_the_import_and_the_checker_read_it_back(chief, tmp_path, capsys):
     """Issue 35: a 2026 tournament the arbiter set to the 2023 text exported the same 202/212
     as the default, so any other program re-ranked it under the 2026 text.  Now a ###
     line names the text (in the file for rating too), 202 names the rounds one elected

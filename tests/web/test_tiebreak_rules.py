@@ -297,7 +297,7 @@ def test_a_player_without_a_game_shows_no_rating_figure_apro_and_appo_included(a
     assert "—" not in rows["Alayer, A"][7:12]
 
 
-def test_a_real_tpr_and_ptp_of_0_show_0_and_an_undefined_aob_shows_a_dash(anon_client, tournament):
+def test_vcl_q199_a_real_tpr_and_ptp_of_0_show_0_and_an_undefined_aob_shows_a_dash(anon_client, tournament):
     """Issue 35 (the audit of the tie-breaks' display): D (1000) lost both games to
     players rated 800, so ARO 800, TPR 800 - 800 = 0 and PTP (a zero score: the lowest
     opponent - 800) 0 -- real values, shown 0, not '—'.  E has played no game: AOB, TPR
