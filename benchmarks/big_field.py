@@ -101,8 +101,10 @@ def main() -> None:
     parser.add_argument("--slug", default="big-open")
     parser.add_argument("--owner", required=True, help="an existing user, the chief arbiter")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--app", type=Path, default=ROOT,
+                        help="the checkout whose code builds it (another commit's worktree, for a before-and-after)")
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(args.app.resolve()))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter_site.settings")
     import django
 

@@ -438,7 +438,8 @@ def load_average() -> str:
         return "?"
 
 
-def main(argv: list[str] | None = None) -> int:
+def arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line (tests/hosting/test_proxy_cache.py starts its site with it too)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--pg-admin", default="postgres://postgres@127.0.0.1:5432/postgres",
@@ -472,7 +473,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--password", help="with --reuse-db: its password")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--keep", action="store_true", help="keep the database and folder afterwards")
-    args = parser.parse_args(argv)
+    parser.add_argument("--app", type=Path, metavar="DIR",
+                        help="run the site of another checkout of this repository (e.g. a git worktree of an "
+                             "older commit, for a before-and-after): its manage.py, gunicorn configuration and "
+                             "code; the clients, big_field.py and the proxy's nginx.conf stay this one's")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(argv)
 
     loopback_only(args.host)
     bounded(args.duration, MAX_DURATION, "--duration")
@@ -484,6 +493,8 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("load_site: --reuse-db is for --db postgres")
     if args.sqlite_immediate and args.db != "sqlite":
         raise SystemExit("load_site: --sqlite-immediate is for --db sqlite")
+    if args.app and not (args.app / "manage.py").is_file():
+        raise SystemExit(f"load_site: --app {args.app}: no manage.py there")
     if args.db == "postgres":
         import dj_database_url
 
@@ -521,6 +532,8 @@ def main(argv: list[str] | None = None) -> int:
     db_label = args.db + (" (IMMEDIATE)" if args.sqlite_immediate else "")
     via = "nginx" if site.tls else "gunicorn"
     described = args.reuse_db or (f"{args.players} players, {args.played} rounds" if args.players else "the demo (40 players)")
+    if args.app:
+        described = f"the site of {args.app}: {described}"
     print(f"\n{described}; {db_label}; {args.workers} workers; via {via}; cpus {os.cpu_count()}")
     print("| scenario | kind | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | HTTP errors | conflicts |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -547,7 +560,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         meta = {"db": db_label, "workers": args.workers, "clients": args.clients, "duration": args.duration,
                 "players": args.players or 40, "played": args.played, "via": via, "think": args.think,
-                "cpus": os.cpu_count(), "load_average": loads}
+                "cpus": os.cpu_count(), "load_average": loads, "app": str(args.app or "")}
         args.json.write_text(json.dumps({"settings": meta, "results": results}, indent=2))
     return 1 if any(r["http_errors"] or r["refused"] for r in results) else 0
 

@@ -93,6 +93,11 @@ class Site:
     database_url: str = ""
 
     @property
+    def app(self) -> Path:
+        """The checkout whose site runs (``--app``; this one by default)."""
+        return Path(getattr(self.args, "app", None) or ROOT).resolve()
+
+    @property
     def log_file(self) -> Path:
         return self.workdir / "gunicorn.log"
 
@@ -168,7 +173,7 @@ class Site:
 
     def manage(self, *argv: str, **extra_env: str) -> str:
         done = subprocess.run(
-            [sys.executable, "manage.py", *argv], cwd=ROOT, env=self.env() | extra_env, capture_output=True, text=True
+            [sys.executable, "manage.py", *argv], cwd=self.app, env=self.env() | extra_env, capture_output=True, text=True
         )
         if done.returncode:
             raise SystemExit(f"load_site: manage.py {argv[0]} failed:\n{done.stderr[-2000:]}")
@@ -183,10 +188,10 @@ class Site:
         self.manage("demo", DJANGO_DEBUG="true")  # the demo runs on development copies only
         if self.args.players:
             done = subprocess.run(
-                [sys.executable, "benchmarks/big_field.py", "--players", str(self.args.players),
+                [sys.executable, str(ROOT / "benchmarks" / "big_field.py"), "--players", str(self.args.players),
                  "--played", str(self.args.played), "--pending", str(self.args.pending),
-                 "--slug", BIG_SLUG, "--owner", DEMO_USER],
-                cwd=ROOT, env=self.env(), capture_output=True, text=True,
+                 "--slug", BIG_SLUG, "--owner", DEMO_USER, "--app", str(self.app)],
+                cwd=self.app, env=self.env(), capture_output=True, text=True,
             )
             if done.returncode:
                 raise SystemExit(f"load_site: building the tournament failed:\n{done.stderr[-3000:]}")
@@ -200,7 +205,7 @@ class Site:
         self.server = subprocess.Popen(
             [str(gunicorn), "-c", "docker/gunicorn.conf.py", "arbiter_site.wsgi:application",
              "--log-level", "warning"],
-            cwd=ROOT, env=self.env() | {"GUNICORN_BIND": bind}, stdout=subprocess.DEVNULL, stderr=self._log,
+            cwd=self.app, env=self.env() | {"GUNICORN_BIND": bind}, stdout=subprocess.DEVNULL, stderr=self._log,
         )
         self.port = self.app_port
         self._wait_for_health("gunicorn", lambda: self.server.poll() is None, self.log_file)

@@ -8,7 +8,6 @@ No nginx binary: skipped, unless REQUIRE_NGINX=1 (CI), then it fails.
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
@@ -20,6 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from load_site import arguments  # noqa: E402
 from load_stack import DEMO_PASSWORD, DEMO_SLUG, DEMO_USER, Session, Site, nginx_binary  # noqa: E402
 
 
@@ -29,9 +29,7 @@ def site():
         if os.environ.get("REQUIRE_NGINX") == "1":
             pytest.fail("nginx is not installed and REQUIRE_NGINX=1 (scripts/ensure-nginx.sh installs it)")
         pytest.skip("nginx is not installed (scripts/ensure-nginx.sh installs Debian's)")
-    args = argparse.Namespace(db="sqlite", pg_admin="", host="127.0.0.1", proxy="yes", workers=2, players=0,
-                              played=0, pending=0, sqlite_immediate=False, env=None, keep=False)
-    running = Site(args)
+    running = Site(arguments(["--db", "sqlite", "--proxy", "yes", "--workers", "2"]))
     try:
         running.prepare()
         running.start()
@@ -91,3 +89,25 @@ def test_a_result_shows_through_the_proxy_within_two_seconds(site):
     status, _, text = visitor.send("GET", ROUND)
     cell = text.split(f'id="board-{board}"', 1)[1].split("</tr>", 1)[0]
     assert status == 200 and new in cell
+
+
+def test_the_proxy_keeps_anonymous_gets_only_and_each_variant_apart(site):
+    """A post always reaches the app; a visitor whose table density (a cookie) differs
+    gets his own variant, not the copy nginx holds (the app's Vary: Cookie); a visitor
+    with a message waiting for him passes by the cache, as he passes by the app's."""
+    visitor = Session(site)
+    path = f"/t/{DEMO_SLUG}/standings/"
+    visitor.send("GET", path)
+    assert visitor.send("GET", path)[1]["x-proxy-cache"] == "HIT"
+    for _ in range(2):
+        status, headers, _ = visitor.send("POST", "/display/density/", {"compact": "1", "next": path})
+        assert status == 302 and headers.get("x-proxy-cache", "") != "HIT" and "density=compact" in headers["set-cookie"]
+    assert visitor.cookies["density"] == "compact"
+    status, headers, text = visitor.send("GET", path)
+    assert status == 200 and 'class="compact"' in text and headers["x-proxy-cache"] != "HIT"
+    roomy = Session(site).send("GET", path)
+    assert roomy[0] == 200 and 'class="compact"' not in roomy[2]
+    waiting = Session(site)
+    waiting.cookies["messages"] = "x"
+    status, headers, text = waiting.send("GET", path)
+    assert status == 200 and headers["x-proxy-cache"] == "BYPASS" and headers["x-cache"] == "private"
