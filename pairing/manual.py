@@ -107,6 +107,7 @@ PAGE_CHAPTER = {
     "event_settings": "events",
     "event_players": "events",
     "event_player_move": "events",
+    "event_audit": "events",
     "entry_form": "entries",
     "entry_status": "entries",
     "event_entries": "entries",

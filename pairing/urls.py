@@ -31,6 +31,7 @@ urlpatterns = [
     path(E + "enter/", views.entry_form, name="entry_form"),
     path(E + "entry/<str:token>/", views.entry_status, name="entry_status"),
     path(E + "entries/", views.event_entries, name="event_entries"),
+    path(E + "audit/", views.event_audit_trail, name="event_audit"),
     path(E + "check-in/<str:secret>/", views.self_checkin, name="self_checkin"),
     path(T, views.tournament, name="tournament"),
     path(T + "settings/", views.tournament_settings, name="settings"),

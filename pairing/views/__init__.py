@@ -4,6 +4,7 @@ from .audit import audit_trail
 from .checkin import checkin, checkin_close, self_checkin
 from .display import density
 from .entries import entry_form, entry_status, event_entries
+from .event_audit import event_audit_trail
 from .events import event, event_create, event_player_move, event_players, event_settings, front_page
 from .fide import fide_mode, fide_mode_leave, integrity_undo
 from .help import help_chapter, help_index
@@ -69,6 +70,7 @@ __all__ = [
     "event_create",
     "event_player_move",
     "event_players",
+    "event_audit_trail",
     "event_settings",
     "front_page",
     "check_tournament",
