@@ -4,11 +4,12 @@ the systems whose criteria are sums over pairs: :mod:`pairing.engine.dutch`,
 
 A :class:`Level` is one criterion: a contribution per pair, the first level the most
 significant.  :class:`BracketSolver` packs the levels of every legal pair into one integer
-(each level as wide as its largest total needs, at most :data:`MAX_BITS` bits: rustworkx
-matches with 128-bit integers) and answers "the best matching under these
+(each level as wide as its largest total needs) and answers "the best matching under these
 :class:`Constraints`" (partners allowed per vertex, vertices that must be matched), with
 tie-break levels below the criteria added and dropped as a procedure needs them.  Each
-question is one rustworkx matching, O(V^3) worst case.
+question is one rustworkx matching, O(V^3) worst case; rustworkx matches with 128-bit
+integers, so a weight of more than :data:`MAX_BITS` bits is matched by
+:mod:`pairing.engine.exact_matching` instead (Python's integers, the same answer, slower).
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from dataclasses import dataclass, field
 
 import rustworkx as rx
 
-from .model import EngineError
+from .exact_matching import max_weight_matching
 
-MAX_BITS = 120  # rustworkx: exact below 2**126; the force level and doubling need room
+MAX_BITS = 120  # rustworkx: exact below 2**126; the force level and doubling need room.  Wider
+# weights go to the pure-Python matching (exact at any size); the procedures keep their
+# optional tie-break levels within this width and fall back to slower steps beyond it
 
 
 @dataclass(frozen=True)
@@ -101,10 +104,8 @@ class BracketSolver:
 
     def _pack(self) -> None:
         total = sum(self.widths) + sum(self.extra_widths)
-        if total > MAX_BITS:
-            raise EngineError(f"this bracket's criteria need {total} bits of weight, more than the {MAX_BITS} the matching "
-                              "handles exactly; the arbiter pairs it (1.9.3) or reports the file to the developers")
         self.total_bits = total
+        self.exact = total > MAX_BITS  # beyond rustworkx's integers: the pure-Python matching
         shifts = []
         s = total
         for w in self.widths:
@@ -163,6 +164,8 @@ class BracketSolver:
         copied (in Rust) for every question."""
         c = c or Constraints()
         force = 1 << self.total_bits
+        if self.exact:
+            return self._solve_exact(c, force)
         if self._free is None or self._free_version != self._version:
             free = rx.PyGraph()
             free.add_nodes_from(range(self.n))
@@ -191,6 +194,16 @@ class BracketSolver:
         for a, b in m:
             mate[a], mate[b] = b, a
         return self._outcome(mate, c)
+
+    def _solve_exact(self, c: Constraints, force: int) -> Outcome:
+        """:meth:`solve` for a weight wider than rustworkx's integers."""
+        edges = []
+        for (i, j), w in self.base.items():
+            if (i < self.n_bracket or j < self.n_bracket) and c.allowed and not c.ok(i, j):
+                continue
+            f = (i in c.must) + (j in c.must)
+            edges.append((i, j, w + f * force if f else w))
+        return self._outcome(max_weight_matching(self.n, edges), c)
 
     def _outcome(self, mate: list[int], c: Constraints) -> Outcome:
         sums = [0] * (len(self.level_list) + len(self.extra))

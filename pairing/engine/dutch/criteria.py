@@ -26,8 +26,9 @@ y is a resident (x then is an MDP or a resident: MDPs are only paired with resid
   bracket pairs other than an MDP with an opponent who upfloated one / two rounds before;
 * [C18]-[C21] the same for the MDPs of each score, highest first.
 
-Levels on which no pair can differ are dropped, so that the packed weight stays within
-rustworkx's 128-bit integers.  Building is O(V^2) for V players still to pair.
+Levels on which no pair can differ are dropped, so that the packed weight usually stays
+within rustworkx's 128-bit integers (a wider one is matched with Python's integers:
+:mod:`pairing.engine.weighted`).  Building is O(V^2) for V players still to pair.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def describe(levels, values) -> list[str]:
         elif lv.against == "mdps":
             v = c7.get(lv.sigma, 0) - v
         out.append(f"[{lv.name}] {lv.label or 'value'}: {v}")
-    return out  # rustworkx: exact below 2**126; the force level and doubling need room
+    return out
 
 
 class Levels:
