@@ -23,6 +23,7 @@ class SectionLine:
     players: int
     published: int  # rounds published
     in_play: bool  # the last published round still has results to come
+    prizes_published: bool = False
 
     @property
     def finished(self) -> bool:
@@ -40,23 +41,26 @@ class EventLine:
 
 
 def section_lines(sections) -> list[SectionLine]:
-    """Each section with its number of players and rounds published: three queries for
-    any number of sections."""
+    """Each section with its number of players, rounds published and whether its prize
+    list is published: one query each for the players, the rounds and the prize lists,
+    for any number of sections."""
     sections = list(sections)
     ids = [t.pk for t in sections]
     players = dict(Player.objects.filter(tournament_id__in=ids).values("tournament_id")
                    .annotate(n=Count("pk")).values_list("tournament_id", "n"))
-    from ..models import Round
+    from ..models import PrizeSettings, Round
 
     published: dict[int, tuple[int, str]] = {}
     rows = (Round.objects.filter(tournament_id__in=ids).exclude(status=RoundStatus.DRAFT)
             .order_by("tournament_id", "number").values_list("tournament_id", "number", "status"))
     for tid, number, status in rows:
         published[tid] = (number, status)
+    prizes = set(PrizeSettings.objects.filter(section_id__in=ids, published_at__isnull=False)
+                 .values_list("section_id", flat=True))
     out = []
     for t in sections:
         number, status = published.get(t.pk, (0, ""))
-        out.append(SectionLine(t, players.get(t.pk, 0), number, status == RoundStatus.PUBLISHED))
+        out.append(SectionLine(t, players.get(t.pk, 0), number, status == RoundStatus.PUBLISHED, t.pk in prizes))
     return out
 
 

@@ -62,3 +62,18 @@ def test_the_prize_list_is_public_only_once_published(chief_client, deputy_clien
     assert 'id="prize-form"' not in page.content.decode()
     assert stranger_client.post(reverse("pairing:prizes_edit", args=[played.slug]), FORM).status_code == 403
     assert anon_client.get(reverse("pairing:prizes_edit", args=[played.slug])).status_code == 302
+
+
+def test_a_published_prize_list_is_linked_from_the_events_page_and_the_front_page(chief_client, anon_client, played):
+    """Visitors find the prize list from the event's page and the front page once it is
+    published (and the cached pages follow the publication)."""
+    event_url = played.event.get_absolute_url()
+    chief_client.post(reverse("pairing:prizes_edit", args=[played.slug]), FORM)
+    link = f'href="{reverse("pairing:prizes", args=[played.slug])}"'
+    assert link not in anon_client.get(event_url).content.decode()
+    assert link not in anon_client.get("/").content.decode()
+    chief_client.post(reverse("pairing:prizes_edit", args=[played.slug]), {"publish": "1"})
+    assert link in anon_client.get(event_url).content.decode()
+    assert link in anon_client.get("/").content.decode()
+    chief_client.post(reverse("pairing:prizes_edit", args=[played.slug]), {"publish": "0"})
+    assert link not in anon_client.get(event_url).content.decode()
