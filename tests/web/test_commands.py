@@ -48,3 +48,30 @@ def test_no_migration_is_missing(db):
     out = io.StringIO()
     call_command("makemigrations", "--check", "--dry-run", stdout=out)
     assert "No changes detected" in out.getvalue()
+
+
+def test_demo_has_a_club_weekend_of_two_sections_on_the_front_page(db, settings, client):
+    """The demo event (issue 37): two public sections a week ahead, online entries open,
+    the Under 1600 full with an entry on its waiting list, check-in under way, prizes
+    set; on the front page for visitors; a second run changes nothing."""
+    from pairing.models import CheckIn, Entry, Event, Player
+
+    settings.DEBUG = True
+    call_command("demo", stdout=io.StringIO())
+    out = io.StringIO()
+    call_command("demo", stdout=out)
+    assert "Demo event already there." in out.getvalue()
+    e = Event.objects.get(slug="demo-weekend")
+    assert e.entries_accepted() and e.self_checkin and e.checkin_secret
+    open_, u1600 = e.sections.order_by("name")
+    assert (open_.name, open_.system, open_.player_set.count()) == ("Weekend Open", "dubov", 14)
+    assert (u1600.name, u1600.system, u1600.player_set.count(), u1600.entry_limit) == (
+        "Weekend Under 1600", "dutch", 6, 6)
+    assert sorted(Entry.objects.filter(event=e).values_list("section__name", "state")) == [
+        ("Weekend Open", "pending"), ("Weekend Open", "pending"), ("Weekend Under 1600", "waiting")]
+    assert CheckIn.objects.filter(player__tournament=open_, present=True).count() == 9
+    assert open_.categories.count() == 3 and open_.prizes.count() == 7
+    names = list(Player.objects.filter(tournament__event=e).values_list("name", flat=True))
+    assert len(names) == len(set(names))  # one list of the event's players, nobody twice
+    page = client.get("/").content.decode()
+    assert "Demo Club Weekend" in page and "Weekend Under 1600" in page and 'href="/e/demo-weekend/enter/"' in page

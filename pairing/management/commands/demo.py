@@ -1,7 +1,9 @@
 """A demo arbiter and two realistic tournaments of 40 players and 9 rounds each: the Dubov
 one with three rounds played and round 4 in progress, the Dutch one with four rounds
-played and round 5 paired as a draft (its explanation to read).  Idempotent: a second run
-creates only what is missing and prints the credentials."""
+played and round 5 paired as a draft (its explanation to read); and a club's weekend
+event of two sections a week ahead (online entries open, a full section with its waiting
+list, check-in under way, categories and prizes set).  Idempotent: a second run creates
+only what is missing and prints the credentials."""
 
 from __future__ import annotations
 
@@ -12,9 +14,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.test.utils import override_settings
+from django.utils import timezone
 
-from pairing.models import Bye, ByeKind, ColourMethod, GameResult, PairingSystem, Player, Tournament
-from pairing.services import rounds
+from pairing.forms import PrizeForm
+from pairing.models import Bye, ByeKind, ColourMethod, Event, GameResult, PairingSystem, Player, Tournament
+from pairing.services import checkin, entries, prizes, rounds
 from pairing.services.numbering import renumber
 from pairing.services.players import withdraw
 from pairing.services.results import record_result
@@ -25,6 +30,7 @@ PASSWORD = "dubov-demo"
 DEPUTY = "deputy"
 SLUG = "demo-open"
 DUTCH_SLUG = "demo-dutch"
+EVENT_SLUG = "demo-weekend"
 
 FAMILY = [
     "Novak", "Schmidt", "Rossi", "Kowalski", "Petrov", "Jensen", "Horvat", "Dubois", "Silva", "Nagy",
@@ -81,6 +87,11 @@ class Command(BaseCommand):
                 self.stdout.write(self.style.SUCCESS(f"{name} created."))
             else:
                 self.stdout.write(f"{name} already there.")
+        if not Event.objects.filter(slug=EVENT_SLUG).exists():
+            self._weekend(user, deputy)
+            self.stdout.write(self.style.SUCCESS("Demo event created."))
+        else:
+            self.stdout.write("Demo event already there.")
         self.stdout.write(
             f"Demo login: username {USERNAME!r}, password {PASSWORD!r} "
             f"(deputy: {DEPUTY!r}, same password) -> http://127.0.0.1:8000/"
@@ -153,24 +164,66 @@ class Command(BaseCommand):
                 if number == 3:
                     withdraw(players[35], 4, user)
 
+    def _weekend(self, user, deputy) -> None:
+        """Demo Club Weekend, a week from today: an Open (Dubov, 14 players, 9 checked in,
+        two online entries waiting for approval, categories and prizes set) and an
+        Under 1600 (FIDE Dutch, 6 places, full, one entry on its waiting list).  Public,
+        online entries and self check-in on; the entries' mail is not sent."""
+        rng = random.Random(2028)
+        start = timezone.localdate() + datetime.timedelta(days=7)
+        with transaction.atomic(), override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"):
+            e = Event.objects.create(
+                slug=EVENT_SLUG, name="Demo Club Weekend", place="Bled", organiser="ŠK Bled", owner=user,
+                start_date=start, end_date=start + datetime.timedelta(days=1), entries_open=True,
+                entries_close=timezone.now() + datetime.timedelta(days=6), self_checkin=True,
+            )
+            e.new_checkin_secret()
+            e.save()
+            common = {"event": e, "owner": user, "place": e.place, "federation": "SLO", "start_date": e.start_date,
+                      "end_date": e.end_date, "time_control": "60+30", "rounds": 5, "public": True,
+                      "initial_colour_method": ColourMethod.LOT, "tiebreaks": "BH-C1, BH, SB, DE"}
+            open_ = Tournament.objects.create(slug="demo-weekend-open", name="Weekend Open", **common)
+            u1600 = Tournament.objects.create(slug="demo-weekend-u1600", name="Weekend Under 1600",
+                                              system=PairingSystem.DUTCH, entry_limit=6, **common)
+            for t in (open_, u1600):
+                t.deputies.add(deputy)
+            _players(open_, rng, shift=5, count=14, top=2250, step=45, family_shift=11)
+            _players(u1600, rng, shift=21, count=6, top=1590, step=50, titled=False, family_shift=27)
+            for p in Player.objects.filter(tournament__event=e):  # the categories count birth years
+                Player.objects.filter(pk=p.pk).update(birth_year=p.birth_date.year)
+            for p in open_.player_set.order_by("tpn")[:9]:
+                checkin.set_present(p, True, deputy)
+            for name, section in (("Zajc, Tina", open_), ("Petek, Rok", open_), ("Kos, Maja", u1600)):
+                entries.submit(e, section, name, "", f"{name.split(',')[0].lower()}@example.org", address="demo")
+            form = PrizeForm({
+                "categories": "Women: women\nU1800: rating -1799\nSeniors: over 65", "sharing": "hort",
+                "prizes": "place: 200, 120, 80\nWomen: 50\nU1800: 50, 30\nSeniors: 40", "one_prize": "larger",
+                "rounding": "1", "currency": "EUR", "club_best": "3",
+            })
+            if not form.is_valid():  # pragma: no cover - the demo's own lines
+                raise CommandError(f"demo prizes: {form.errors.as_text()}")
+            prizes.save(open_, form.cleaned_data, user)
 
-def _players(t: Tournament, rng: random.Random, shift: int = 0) -> None:
-    """40 players, titled at the top, the last two unrated (a provisional rating); given
-    names shifted by ``shift`` so that two demo fields are not the same people."""
-    titles = ["GM", "IM", "IM", "FM", "WGM", "FM", "CM", "WIM", "FM", "CM", "WFM"]
+
+def _players(t: Tournament, rng: random.Random, shift: int = 0, count: int = 40, top: int = 2520, step: int = 26,
+             titled: bool = True, family_shift: int = 0) -> None:
+    """``count`` players (40), titled at the top, the last two unrated (a provisional
+    rating); given names shifted by ``shift`` so that two demo fields are not the same
+    people."""
+    titles = ["GM", "IM", "IM", "FM", "WGM", "FM", "CM", "WIM", "FM", "CM", "WFM"] if titled else []
     women = {"Anna", "Elena", "Claire", "Zsofia", "Maria", "Ines", "Karin", "Lena", "Nina", "Giulia", "Ana",
              "Lucia", "Mia", "Sara", "Eva", "Petra", "Beatriz", "Greta"}
-    for i in range(40):
-        rating = 2520 - i * 26 - rng.randint(0, 20)
+    for i in range(count):
+        rating = top - i * step - rng.randint(0, 20)
         given = GIVEN[(i + shift) % len(GIVEN)]
         Player.objects.create(
             tournament=t,
             title=titles[i] if i < len(titles) else "",
-            name=f"{FAMILY[i]}, {given}",
-            rating=rating if i < 38 else 1200,
-            rating_provisional=i >= 38,
+            name=f"{FAMILY[(i + family_shift) % len(FAMILY)]}, {given}",
+            rating=rating if i < count - 2 else 1200,
+            rating_provisional=i >= count - 2,
             federation=FEDS[i % len(FEDS)],
-            fide_id="" if i >= 38 else str(1400000 + (i + shift) * 7919),
+            fide_id="" if i >= count - 2 else str(1400000 + (i + shift) * 7919),
             birth_date=datetime.date(1960 + (i * 7) % 50, 1 + i % 12, 1 + (i * 3) % 28),
             sex="f" if given in women else "m",
             club=f"ŠK {['Ljubljana', 'Maribor', 'Celje', 'Koper'][i % 4]}",
