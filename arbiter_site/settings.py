@@ -353,6 +353,11 @@ WORKER_STALE_SECONDS = env_int("DJANGO_WORKER_STALE_SECONDS", 120)
 if WORKER_BEAT_SECONDS < 1 or WORKER_STALE_SECONDS < 3 * WORKER_BEAT_SECONDS:
     raise ImproperlyConfigured("DJANGO_WORKER_STALE_SECONDS must be at least three DJANGO_WORKER_BEAT_SECONDS (>= 1)")
 TASK_MAX_ATTEMPTS = env_int("DJANGO_TASK_ATTEMPTS", 2)
+# Finished jobs (done or failed) and their records on the queue are kept this many days,
+# then the worker deletes them; a job waiting for the arbiter's answer is never deleted.
+JOB_KEEP_DAYS = env_int("DJANGO_JOB_KEEP_DAYS", 30)
+if JOB_KEEP_DAYS < 1:
+    raise ImproperlyConfigured("DJANGO_JOB_KEEP_DAYS must be at least 1")
 # The worker touches this file after each heartbeat; the container's health check reads
 # its age (docker/worker_healthcheck.py).
 WORKER_HEARTBEAT_FILE = os.environ.get("DJANGO_WORKER_HEARTBEAT_FILE") or os.path.join(

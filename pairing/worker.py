@@ -8,7 +8,8 @@ few seconds, in a thread of its own, it
   removed by the job kind's clean-up);
 * starts what the schedule says is due: the daily rating-list refresh at
   ``settings.RATING_REFRESH_AT`` (local time), once per day whatever the number of
-  workers (a unique job per day), and at start-up when today's has not run yet.
+  workers (a unique job per day), and at start-up when today's has not run yet;
+* deletes finished jobs older than ``settings.JOB_KEEP_DAYS`` (at start-up, then hourly).
 
 The clock is a parameter, so that tests move it.
 """
@@ -31,6 +32,7 @@ from .models import Job, JobKind
 from .services import background, jobs
 
 log = logging.getLogger("pairing.worker")
+PRUNE_EVERY = datetime.timedelta(hours=1)
 
 
 def mark_task_lost(job: Job, message: str) -> None:
@@ -102,6 +104,7 @@ class Housekeeper(threading.Thread):
         self.clock = clock
         self.heartbeat_file = Path(heartbeat_file if heartbeat_file is not None else settings.WORKER_HEARTBEAT_FILE)
         self._stop = threading.Event()
+        self._pruned_at: datetime.datetime | None = None
 
     def tick(self, *, scheduled: bool = True) -> None:
         now = self.clock()
@@ -112,6 +115,11 @@ class Housekeeper(threading.Thread):
             if scheduled:
                 schedule(now)
             jobs.forget_dead_workers(now)
+            if self._pruned_at is None or now - self._pruned_at >= PRUNE_EVERY:
+                deleted, _tasks = jobs.prune(now)
+                self._pruned_at = now
+                if deleted:
+                    log.info("deleted %s finished jobs older than %s days", deleted, settings.JOB_KEEP_DAYS)
         except DatabaseError as exc:  # the database is busy or away: try again next time
             log.warning("worker housekeeping: %s", exc)
 

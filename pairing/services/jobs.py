@@ -184,6 +184,20 @@ def forget_dead_workers(now: datetime.datetime | None = None) -> int:
     return deleted
 
 
+def prune(now: datetime.datetime | None = None) -> tuple[int, int]:
+    """Delete the jobs that finished (done or failed) more than ``settings.JOB_KEEP_DAYS``
+    days ago, and the queue's records of finished tasks as old; returns how many of each.
+    Open jobs and jobs waiting for the arbiter's answer stay, however old."""
+    from django_tasks_db.models import DBTaskResult
+
+    before = (now or timezone.now()) - datetime.timedelta(days=settings.JOB_KEEP_DAYS)
+    jobs_deleted, _rows = Job.objects.filter(status__in=(JobStatus.DONE, JobStatus.FAILED),
+                                             finished_at__lt=before).delete()
+    tasks_deleted, _rows = DBTaskResult.objects.filter(status__in=("SUCCESSFUL", "FAILED"),
+                                                       finished_at__lt=before).delete()
+    return jobs_deleted, tasks_deleted
+
+
 def max_attempts() -> int:
     return max(1, settings.TASK_MAX_ATTEMPTS)
 

@@ -216,3 +216,41 @@ def test_an_anonymous_visitor_is_sent_to_log_in_from_a_job(anon_client, a_job):
 
 def test_an_unknown_job_is_404(chief_client, db):
     assert chief_client.get(reverse("pairing:job", args=[999])).status_code == 404
+
+
+# ------------------------------------------------------------------ old jobs deleted
+
+
+def test_the_worker_deletes_finished_jobs_older_than_the_days_kept_and_keeps_the_rest(settings, chief_client, tournament):
+    import datetime
+
+    from django.utils import timezone
+    from django_tasks_db.models import DBTaskResult
+
+    from pairing import worker
+
+    settings.JOB_KEEP_DAYS = 30
+    settings.RATING_REFRESH_AT = None
+    now = timezone.now()
+    old = now - datetime.timedelta(days=31)
+    recent = now - datetime.timedelta(days=29)
+
+    def job(status, finished_at):
+        return Job.objects.create(kind=JobKind.TOURNAMENT_CHECK, tournament=tournament, status=status,
+                                  finished_at=finished_at)
+
+    old_done, old_failed = job(JobStatus.DONE, old), job(JobStatus.FAILED, old)
+    recent_done = job(JobStatus.DONE, recent)
+    waiting = job(JobStatus.WAITING, old)  # an import waiting for the arbiter's answer
+    queued = job(JobStatus.QUEUED, None)
+    task = tasks.enqueue(queued)
+    DBTaskResult.objects.filter(id=queued.task_id).update(status="SUCCESSFUL", finished_at=old)
+
+    worker.Housekeeper("pruner", clock=lambda: now).tick()
+
+    assert set(Job.objects.values_list("pk", flat=True)) == {recent_done.pk, waiting.pk, queued.pk}
+    assert not DBTaskResult.objects.filter(id=task.task_id).exists()
+    # the page of a deleted job says it is not there, no error page
+    assert chief_client.get(job_url(old_done)).status_code == 404
+    assert chief_client.get(job_url(old_failed)).status_code == 404
+    assert chief_client.get(job_url(recent_done)).status_code == 200
