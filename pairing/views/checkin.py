@@ -133,5 +133,7 @@ def self_checkin(request: HttpRequest, slug: str, secret: str) -> HttpResponse:
     response = render(request, "pairing/self_checkin.html", {"e": event, "query": query, "found": found},
                       status=status)
     response["Cache-Control"] = "private, no-store"
-    response["Referrer-Policy"] = "no-referrer"
+    # The secret link goes to no other site; "no-referrer" would also make browsers send
+    # "Origin: null" with the page's own form, which the CSRF check refuses (403).
+    response["Referrer-Policy"] = "same-origin"
     return response
