@@ -13,4 +13,5 @@ register = template.Library()
 @register.simple_tag
 def qr(data: str, scale: int = 4) -> str:
     code = segno.make(str(data), error="m")
-    return mark_safe(code.svg_inline(scale=scale, border=2, omitsize=False))  # noqa: S308 - segno's own markup
+    # a viewBox, no fixed size: the sheet's CSS gives the printed size (sheets.css, .qr-box svg)
+    return mark_safe(code.svg_inline(scale=scale, border=2, omitsize=True))  # noqa: S308 - segno's own markup

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from ..access import get_tournament_for_arbiter
-from ..models import CheckIn, Player, Round
+from ..models import Bye, CheckIn, Player, Round
 
 KINDS = ("slips", "tables", "ranks", "alpha", "checkin", "wall")
 SLIPS_A_PAGE = 8
@@ -43,13 +43,18 @@ def print_sheet(request: HttpRequest, slug: str, kind: str) -> HttpResponse:
         if rnd is None:
             return render(request, "pairing/print/sheet.html", {**ctx, "no_round": True})
         games = list(rnd.games())
-        ctx.update(round=rnd, games=games, pab=rnd.pab())
+        # players not paired in the round (a requested bye, absent at check-in): on the
+        # wall chart and the alphabetical list too, so that they find their name
+        byes = list(Bye.objects.requested().filter(tournament=t, round_number=rnd.number).select_related("player")
+                    .order_by("player__name"))
+        ctx.update(round=rnd, games=games, pab=rnd.pab(), byes=byes)
         if kind == "slips":
             ctx["pages"] = [games[i:i + SLIPS_A_PAGE] for i in range(0, len(games), SLIPS_A_PAGE)]
         elif kind == "alpha":
             rows = [(g.white, g.board, "white", g.black) for g in games] + [(g.black, g.board, "black", g.white) for g in games]
             if ctx["pab"] is not None:
-                rows.append((ctx["pab"].player, None, "", None))
+                rows.append((ctx["pab"].player, None, "U", None))
+            rows += [(b.player, None, b.kind, None) for b in byes]
             ctx["rows"] = sorted(rows, key=lambda r: (r[0].name.casefold(), r[0].tpn or 0))
         elif kind == "wall" and t.public and not rnd.is_draft:
             ctx["public_url"] = request.build_absolute_uri(rnd.get_absolute_url())

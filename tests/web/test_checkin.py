@@ -138,3 +138,38 @@ def test_the_printed_sheets(chief_client, hall):
     wall = sheet("wall")
     assert "<svg" in wall and 'class="wall-list"' in wall
     assert chief_client.get(reverse("pairing:print_sheet", args=[t.slug, "nonsense"])).status_code == 404
+
+
+def test_the_self_check_in_page_keeps_its_link_to_itself_and_its_form_works_in_browsers(anon_client, hall):
+    """Referrer-Policy same-origin: the secret address goes to no other site, and the
+    browser still sends the page's origin with its form (with no-referrer it sends
+    'Origin: null', which the CSRF check refuses)."""
+    e, t, players = hall
+    url = reverse("pairing:self_checkin", args=[e.slug, "s3cret-link"])
+    page = anon_client.get(url + "?q=player 01")
+    assert page["Referrer-Policy"] == "same-origin" and page["Cache-Control"] == "private, no-store"
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    form = browser.get(url + "?q=player 01")
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form.content.decode()).group(1)
+    sent = browser.post(url, {"player": players[0].pk, "csrfmiddlewaretoken": token},
+                        headers={"Origin": "http://testserver"})
+    assert sent.status_code == 302 and CheckIn.objects.get(player=players[0]).present
+
+
+def test_a_player_not_paired_finds_his_name_on_the_wall_chart_and_the_alphabetical_list(chief_client, hall):
+    """Absent at the close of check-in (or a requested bye): not on a board, but named
+    under the pairings with his bye, and in the alphabetical list without a board."""
+    e, t, players = hall
+    Bye.objects.create(tournament=t, player=players[4], round_number=1, kind="Z")
+    Bye.objects.create(tournament=t, player=players[3], round_number=1, kind="H")
+    rnd = rounds.pair_next_round(t)
+    rounds.publish(rnd)
+    wall = chief_client.get(reverse("pairing:print_sheet", args=[t.slug, "wall"])).content.decode()
+    shown = wall[wall.index('id="not-paired"'):]
+    assert "Player 04 <span class=\"tpn\">(4, half-point bye)" in shown
+    assert "Player 05 <span class=\"tpn\">(5, zero-point bye)" in shown
+    alpha = chief_client.get(reverse("pairing:print_sheet", args=[t.slug, "alpha"])).content.decode()
+    assert re.search(r"<td>Player 05</td><td>5</td><td class=\"board\">—</td><td>zero-point bye</td>", alpha)
+    assert re.search(r"<td>Player 04</td><td>4</td><td class=\"board\">—</td><td>half-point bye</td>", alpha)
