@@ -157,19 +157,22 @@ def _not_paired(b: str) -> bool:
 
 
 def initial_colour(text: str) -> str:
-    """``white1``/``black1``: from an XXC or 152 record, else (as bbpPairings and TRF-2026
-    infer it) from round 1: the colour of the highest ranked player paired with a colour,
-    reversed for an even starting rank (5.2.5 gives an even rank the opposite colour)."""
+    """``white1``/``black1``: from an XXC or 152 record, else as TRF-2026 infers it (152 is
+    mandatory "only if it differs from the colour of the highest ranked participant who was
+    paired in the first round"): that player's colour in round 1, whatever their starting
+    rank.  bbpPairings' reader infers it so too (its ``inferFirstColor`` counts effective
+    pairing numbers).  Until 26 November this reversed the colour for an even starting rank,
+    which gave 14 of bbpPairings' generated tournaments (player 1 absent in round 1) the
+    wrong initial colour: their round 1 then looked unlike its generator's."""
     for line in text.splitlines():
         if line[:3] == "XXC":
             return "black1" if "black" in line.lower() else "white1"
         if line[:3] == "152":
             return "black1" if line[4:5].upper() == "B" else "white1"
-    for rank, line in sorted(records(text).items()):
+    for _, line in sorted(records(text).items()):
         colour = block(line, 1)[5]
         if colour in "wb" and block(line, 1)[0:4].strip() not in ("", "0000"):
-            odd = colour if rank % 2 else {"w": "b", "b": "w"}[colour]
-            return "white1" if odd == "w" else "black1"
+            return "white1" if colour == "w" else "black1"
     return "white1"
 
 
