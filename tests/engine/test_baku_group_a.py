@@ -148,3 +148,19 @@ def test_vcl_q106_a_file_whose_192_names_baku_without_250_records_is_never_paire
     path.write_text(f"012 Eight\n142 5\n192 {coded.removesuffix('_BAKU')}\n" + EIGHT)
     code, out, err = run(capsys, system, str(path), "-p")
     assert code == 0 and out.split("\n")[1:5] == plain and "Baku" not in err
+
+
+def test_vcl_q106_the_checker_re_pairs_a_baku_file_without_250_records_with_the_rules_acceleration(
+        tmp_path: Path, capsys):
+    """The checker (-c) on a file whose 192 names Baku and which has no 250 record: a
+    finding that names the acceleration the rules give (exit 4), and round 1 -- paired
+    with group A 1-5 -- re-pairs identically with it, not as a plain Swiss."""
+    path = tmp_path / "no250.trf"
+    path.write_text(HEAD + ROUND_1)
+    code, out, _ = run(capsys, "--dubov", str(path), "-c")
+    assert code == 4
+    assert "the encoded type (192) names Baku acceleration but the file has no 250 record; the rules give 7 players " \
+           "paired in round 1" in out
+    assert "players 1-5, 1 virtual point in rounds 1-2" in out
+    assert "(the rounds below are re-paired with that acceleration)" in out
+    assert "round 1: identical" in out
