@@ -725,6 +725,23 @@ def test_inconsistent_histories_are_rejected(history_b, message):
         compute(t, (TB.BH,))
 
 
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        (((1, RoundEntry(1, Colour.WHITE, Result.WIN)), (2, RoundEntry(None, None, Result.PAIRING_BYE))),
+         "player 1, round 1: paired with themself"),
+        (((1, RoundEntry(2, Colour.WHITE, Result.PAIRING_BYE)), (2, RoundEntry(None, None, Result.ZERO_BYE))),
+         r"player 1, round 1: a bye \(U\) has an opponent"),
+        (((1, RoundEntry(None, None, Result.ZERO_BYE)), (1, RoundEntry(None, None, Result.ZERO_BYE))),
+         "player id 1 appears twice"),
+    ],
+)
+def test_every_inconsistency_is_named(players, message):
+    t = TBTournament(tuple(TBPlayer(pid, 1000, (entry,)) for pid, entry in players), 1)
+    with pytest.raises(TieBreakError, match=message):
+        compute(t, (TB.BH,))
+
+
 def test_tournament_from_engine_players():
     """The engine's Player (id, tpn, rating, history) converts directly."""
     engine_players = [Player(p.id, p.tpn, p.rating, history=p.history) for p in SWISS.players]

@@ -43,6 +43,10 @@ def engine_system(t: Tournament) -> System:
     return System.DUTCH if t.system == "dutch" else System.DUBOV
 
 
+# Up to this many players, histories() reads their games only (by their ids)
+_FEW_PLAYERS = 200
+
+
 def histories(t: Tournament, up_to: int, players: list[Player] | None = None) -> dict[int, list[RoundEntry]]:
     """Round-by-round entries for rounds 1..up_to of every player (by pk), or of
     ``players`` only when given (their opponents appear as ids).
@@ -51,8 +55,11 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
     Drafts are ignored.  A game still without a result raises ValueError.  Two queries
     and one pass over the games (a 9,999-player, 40-round field: 200,000 games).
     """
-    subset = players is not None
-    ids = [p.pk for p in players] if subset else list(t.player_set.values_list("pk", flat=True))
+    ids = [p.pk for p in players] if players is not None else list(t.player_set.values_list("pk", flat=True))
+    # a few players: their games only; many (the whole field, as the standings ask): every
+    # game of the tournament, read without a list of thousands of ids in the query, and
+    # the ones of players not asked for passed over
+    subset = players is not None and len(ids) <= _FEW_PLAYERS
     zero = _BYE_ENTRIES[ByeKind.ZERO]
     hist: dict[int, list[RoundEntry]] = {pk: [zero] * up_to for pk in ids}
     games = Game.objects.filter(round__tournament=t, round__number__lte=up_to).exclude(
@@ -66,15 +73,17 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
     for number, board, w, b, result in games.values_list("round__number", "board", "white_id", "black_id", "result"):
         sides = sides_of.get(result)
         if sides is None:
-            raise ValueError(f"round {number} board {board} has no result yet")
+            if w in hist or b in hist:
+                raise ValueError(f"round {number} board {board} has no result yet")
+            continue
         if w in hist:
             hist[w][number - 1] = RoundEntry(b, white, sides[0])
         if b in hist:
             hist[b][number - 1] = RoundEntry(w, black, sides[1])
     published = set(t.published_rounds().values_list("number", flat=True))
     for player_id, number, kind in byes.values_list("player_id", "round_number", "kind"):
-        if kind == ByeKind.PAIRING and number not in published:
-            continue  # the PAB of a draft
+        if (kind == ByeKind.PAIRING and number not in published) or player_id not in hist:
+            continue  # the PAB of a draft, or a player not asked for
         hist[player_id][number - 1] = _BYE_ENTRIES[kind]
     return hist
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from .context import _FORFEIT, _ZERO, _Context, _validate
+from .context import _FORFEIT, _ZERO, _Context, _facts
 from .definitions import StandingRow, TBTournament, TieBreak, Unrated, Value
 
 # ---------------------------------------------------------------- direct encounter
@@ -69,7 +69,8 @@ def _direct_encounter(ctx: _Context, keys: list[tuple], forfeits: bool = False) 
 
 
 def _columns(t: TBTournament, order: Iterable[TieBreak]) -> tuple[_Context, list[list[Value]]]:
-    ctx = _Context(t, _validate(t))
+    index, codes, opponents = _facts(t)
+    ctx = _Context(t, index, (codes, opponents))
     columns: list[list[Value]] = []
     for tb in order:
         if tb.base == "DE":
