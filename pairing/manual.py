@@ -25,6 +25,7 @@ CHAPTERS: list[tuple[str, str]] = [
     ("byes", _("Byes, absences and withdrawals")),
     ("pairing", _("Pairing a round and why")),
     ("dutch", _("The FIDE Dutch system")),
+    ("burstein", _("The FIDE Burstein system")),
     ("round-robin", _("Round robins")),
     ("manual-pairing", _("Changing a draft by hand, forbidden pairs")),
     ("results", _("Entering and correcting results")),

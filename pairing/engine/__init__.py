@@ -6,6 +6,7 @@ Pure Python; imports nothing from Django.  Public API::
     player_states(snapshot) -> {id: PlayerState}   # Dubov figures: ARO, preferences, upfloats...
     dutch_states(snapshot) -> {id: DutchPlayerState}   # Dutch figures: preferences, floats, topscorers
     burstein_states(snapshot) -> {id: BursteinPlayerState}   # Burstein figures: the Index, preferences
+    burstein_seeding_rounds(total_rounds) -> int   # Burstein 1.6.2: rounds paired by the Dutch system
     baku_acceleration(...) -> (Acceleration, ...)  # C.04.7 virtual points
 
 The core: :mod:`.model` (snapshot and results), :mod:`.history` (colour history, PAB bar,
@@ -73,6 +74,7 @@ __all__ = [
     "System",
     "aro",
     "baku_acceleration",
+    "burstein_seeding_rounds",
     "burstein_states",
     "colour_difference",
     "colour_preference",
@@ -103,6 +105,14 @@ def burstein_states(snapshot: Snapshot) -> dict:
     from .burstein import burstein_states as states
 
     return states(snapshot)
+
+
+def burstein_seeding_rounds(total_rounds: int) -> int:
+    """Burstein 1.6.2: the seeding rounds, paired by the Dutch system, are the first
+    min(total_rounds / 2 rounded down, 4) rounds."""
+    from .burstein import seeding_rounds
+
+    return seeding_rounds(total_rounds)
 
 
 def pair_round(snapshot: Snapshot) -> Pairing:

@@ -77,6 +77,13 @@ class PlayerForm(forms.ModelForm):
             self.fields["rating_provisional"].help_text = gettext(
                 "Unrated: the rating the arbiter gives the player for the initial ranking."
             )
+        elif tournament.system == PairingSystem.BURSTEIN:  # the rating only ranks: the Index never reads it
+            self.fields["rating"].help_text += " " + gettext(
+                "Unrated players get the chief arbiter's estimate, which places them in the initial ranking list "
+                "(C.04.2 2.1); the Burstein system pairs by score, the Index and pairing number only.")
+            self.fields["rating_provisional"].help_text = gettext(
+                "Unrated: the rating the arbiter gives the player for the initial ranking."
+            )
         else:  # the model's help names Dubov's rule; other systems only rank by the rating
             self.fields["rating_provisional"].help_text = gettext(
                 "Unrated: the rating the arbiter gives the player for the initial ranking."

@@ -273,7 +273,27 @@ class TournamentForm(forms.ModelForm):
             raise forms.ValidationError(_("A tournament has between 1 and 99 rounds."))
         if rounds < self.rounds_published:
             raise forms.ValidationError(gettext("%(n)s rounds are already paired.") % {"n": self.rounds_published})
+        self._keep_burstein_seeding_rounds(rounds)
         return rounds
+
+    def _keep_burstein_seeding_rounds(self, rounds: int) -> None:
+        """Burstein 1.6.2: the seeding rounds (paired by the Dutch rules) are half the rounds,
+        at most four.  Once rounds are published, a new number of rounds may not move a
+        published round to the other side of that line: it was paired, and is checked, as
+        one or the other."""
+        from ..engine import burstein_seeding_rounds
+
+        if self.instance.system != "burstein" or not self.rounds_published:
+            return
+        before, after = burstein_seeding_rounds(self.instance.rounds), burstein_seeding_rounds(rounds)
+        moved = [n for n in range(min(before, after) + 1, max(before, after) + 1) if n <= self.rounds_published]
+        if moved:
+            raise forms.ValidationError(gettext(
+                "With %(rounds)s rounds the Burstein system has %(after)s seeding rounds (1.6.2: half the rounds, "
+                "at most four), not %(before)s: round %(round)s, published, was paired as %(kind)s. Choose a number "
+                "of rounds with %(before)s seeding rounds.") % {
+                    "rounds": rounds, "after": after, "before": before, "round": moved[0],
+                    "kind": gettext("a seeding round") if after < before else gettext("a round after them")})
 
     def clean_tiebreaks(self) -> str:
         from ..tiebreaks import parse_order

@@ -45,6 +45,7 @@ class PairingSystem(models.TextChoices):
 
     DUTCH = "dutch", _("Swiss, FIDE Dutch system (C.04.3, 2026 text)")
     DUBOV = "dubov", _("Swiss, FIDE Dubov system (C.04.4.1)")
+    BURSTEIN = "burstein", _("Swiss, FIDE Burstein system (C.04.4.2, 2026 text)")
     ROUND_ROBIN = "round-robin", _("Round robin, Berger tables (C.05 Annex 1)")
 
 
@@ -53,6 +54,7 @@ class PairingSystem(models.TextChoices):
 SYSTEM_LABELS = {
     PairingSystem.DUTCH: _("FIDE Dutch system"),
     PairingSystem.DUBOV: _("FIDE Dubov system"),
+    PairingSystem.BURSTEIN: _("FIDE Burstein system"),
     PairingSystem.ROUND_ROBIN: _("round robin"),
 }
 

@@ -235,12 +235,14 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(rate_of_play__in=["standard", "rapid", "blitz"]), name="tournament_rate_of_play_valid"
             ),
-            models.CheckConstraint(condition=Q(system__in=["dutch", "dubov", "round-robin"]), name="tournament_system_valid"),
+            models.CheckConstraint(condition=Q(system__in=["dutch", "dubov", "burstein", "round-robin"]),
+                                   name="tournament_system_valid"),
             models.CheckConstraint(condition=Q(rr_cycles__in=[1, 2]), name="tournament_rr_cycles_1_2"),
             models.CheckConstraint(condition=Q(rr_numbers__in=["rating", "lot", "hand"]), name="tournament_rr_numbers_valid"),
             # acceleration is for Swiss pairings
             models.CheckConstraint(
-                condition=Q(system__in=["dutch", "dubov"]) | Q(acceleration="none"), name="tournament_rr_not_accelerated"
+                condition=Q(system__in=["dutch", "dubov", "burstein"]) | Q(acceleration="none"),
+                name="tournament_rr_not_accelerated",
             ),
             models.CheckConstraint(
                 condition=Q(rating_method__in=["FIDE", "NRO", "FIDON", "NIDOF", "HBFN", "LBFN", "OTHER"]),
@@ -404,6 +406,10 @@ class Tournament(models.Model):
     @property
     def dutch(self) -> bool:
         return self.system == PairingSystem.DUTCH
+
+    @property
+    def burstein(self) -> bool:
+        return self.system == PairingSystem.BURSTEIN
 
     @property
     def system_label(self) -> str:

@@ -175,9 +175,12 @@ def review(text: str, data, t: Tournament) -> Review:
         else:
             if kind.upper() in trf_records.OWN_TYPES:
                 r.notes.append(_("Tournament type (192): %(kind)s.") % {"kind": kind})
-            else:  # bbpPairings' FIDE_DUTCH_2025 / FIDE_DUTCH_2026
+            elif system == "dutch":  # bbpPairings' FIDE_DUTCH_2025 / FIDE_DUTCH_2026
                 r.notes.append(_("Tournament type (192): %(kind)s, read as the FIDE Dutch system of 1 February 2026.")
                                % {"kind": kind})
+            else:  # another spelling of a Dubov or Burstein code
+                r.notes.append(_("Tournament type (192): %(kind)s, read as the %(file)s.")
+                               % {"kind": kind, "file": SYSTEM_LABELS[system]})
             if system != t.system:
                 r.changes.append(_("The tournament was created for the %(ours)s; the file's type (192, %(kind)s) makes it "
                                    "the %(file)s: its rounds are checked, and the next ones paired, by that system.")

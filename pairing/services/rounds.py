@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -61,18 +61,32 @@ def readable(text: str, players: dict[int, Player]) -> str:
     return _ENGINE_WHO.sub(name, text)
 
 
-def explanation_as_json(pairing: engine.Pairing, system: engine.System = engine.System.DUBOV) -> dict:
+def explanation_as_json(pairing: engine.Pairing, system: engine.System = engine.System.DUBOV,
+                        total_rounds: int = 0) -> dict:
     """The engine's Explanation as plain JSON (ids kept; names resolved when shown), with
-    the system that made it (the draft page explains a Dutch bracket in the Dutch terms)."""
+    the system whose rules made it (the draft page explains a Dutch bracket in the Dutch
+    terms, a Burstein bracket with its players' Index).  A Burstein seeding round (1.6) is
+    paired by the Dutch rules: ``system`` is then "dutch" and ``seeding`` says which of
+    the tournament's seeding rounds it is."""
     ex = pairing.explanation
+    made_by = ex.paired_by or system
+    seeding = None
+    if system is engine.System.BURSTEIN and made_by is not system:
+        seeding = {"round": pairing.round_number, "of": engine.burstein_seeding_rounds(total_rounds)}
+    why = ex.bye
+    if seeding:  # the page says it is a seeding round; the bye's own criteria follow the engine's note
+        note, sep, rest = why.reason.partition("System. ")
+        if sep and note.startswith("Seeding round"):
+            why = replace(why, reason=rest)
     return {
-        "system": system.value,
+        "system": made_by.value,
+        **({"seeding": seeding} if seeding else {}),
         "bye": {
             "player": ex.bye.player,
             "eligible": list(ex.bye.eligible),
             "rejected_incomplete": list(ex.bye.rejected_incomplete),
             "reason": ex.bye.reason,
-            "why": ex.bye.criteria(),
+            "why": why.criteria(),
         },
         "brackets": [
             {
@@ -93,6 +107,7 @@ def explanation_as_json(pairing: engine.Pairing, system: engine.System = engine.
                 "remainder_s2": list(b.remainder_s2),
                 "exchanged": [list(b.exchanged[0]), list(b.exchanged[1])],
                 "downfloaters": list(b.downfloaters),
+                "index": [[pid, str(bh), str(sb)] for pid, bh, sb in b.index],
             }
             for b in ex.brackets
         ],
@@ -186,7 +201,7 @@ def pair_next_round(t: Tournament, user=None) -> Round:
             raise PairingRefused(_("The pairing engine failed on round %(n)s: %(problem)s") % {"n": number, "problem": exc}) from exc
         try:
             rnd = Round.objects.create(
-                tournament=t, number=number, status=RoundStatus.DRAFT, explanation=explanation_as_json(result, snapshot.system)
+                tournament=t, number=number, status=RoundStatus.DRAFT, explanation=explanation_as_json(result, snapshot.system, snapshot.total_rounds)
             )
         except IntegrityError as exc:  # pragma: no cover - guarded by the lock above
             raise PairingRefused(_("Another arbiter is pairing this round right now.")) from exc
@@ -305,8 +320,16 @@ class _Figures:
 
 
 def _figures(snapshot: Snapshot) -> dict[int, _Figures]:
-    """The system's own figures of every player: Dubov's (1.5) or the Dutch system's
-    (1.6-1.8; a player without a game has no preference there, Dubov gives one Black)."""
+    """The system's own figures of every player: Dubov's (1.5), the Dutch system's (1.6-1.8;
+    a player without a game has no preference there, Dubov gives one Black) or the Burstein
+    system's (1.5, the Dutch words; no topscorers: its [C3] has no exception, and its
+    seeding rounds, paired by the Dutch rules, are never the last round)."""
+    if snapshot.system is engine.System.BURSTEIN:
+        return {
+            pid: _Figures(st.colour_difference, st.colours, st.preference, st.absolute, st.games_played,
+                          st.pab_eligible, False)
+            for pid, st in engine.burstein_states(snapshot).items()
+        }
     if snapshot.system is engine.System.DUTCH:
         return {
             pid: _Figures(st.colour_difference, st.colours, st.preference, st.absolute, st.games_played,

@@ -40,7 +40,7 @@ _BYE_ENTRIES = {kind: RoundEntry(None, None, Result(kind)) for kind in ByeKind.v
 def engine_system(t: Tournament) -> System:
     """The engine's Swiss system for ``t`` (a round robin is not paired by the engine;
     its snapshot, used by the reports, reads as Dubov's)."""
-    return System.DUTCH if t.system == "dutch" else System.DUBOV
+    return {"dutch": System.DUTCH, "burstein": System.BURSTEIN}.get(t.system, System.DUBOV)
 
 
 # Up to this many players, histories() reads their games only (by their ids)

@@ -449,7 +449,7 @@ def not_checked(t: Tournament) -> str:
 
 
 def file_system(data: trf_module.TrfTournament) -> str | None:
-    """The Swiss system the file's 192 record names ("dutch", "dubov"), None without one
+    """The Swiss system the file's 192 record names ("dutch", "dubov", "burstein"), None without one
     (the tournament's own system then stays)."""
     code = next((line[3:].strip() for line in data.extra_lines if line[:3] == "192"), "")
     return trf_records.swiss_system_of(code) if code else None

@@ -41,42 +41,47 @@ def parse_date(text: str) -> datetime.date | None:
 PROGRAMS = {
     PairingSystem.DUTCH: "Dubov arbiter (FIDE Dutch system, C.04.3)",
     PairingSystem.DUBOV: "Dubov arbiter (FIDE Dubov system, C.04.4.1)",
+    PairingSystem.BURSTEIN: "Dubov arbiter (FIDE Burstein system, C.04.4.2)",
     PairingSystem.ROUND_ROBIN: "Dubov arbiter (round robin, C.05 Annex 1)",
 }
 # 092 in words, as most programs write it
 KINDS = {
     PairingSystem.DUTCH: "Swiss system (FIDE Dutch)",
     PairingSystem.DUBOV: "Swiss system (FIDE Dubov)",
+    PairingSystem.BURSTEIN: "Swiss system (FIDE Burstein)",
     PairingSystem.ROUND_ROBIN: "round robin (Berger tables)",
 }
 
 
 def tournament_type(t: Tournament) -> str:
     """192, from the Tournament-Type Code Table of TRF-2026 (the codes as FIDE's
-    tie-break tool reads them): FIDE_DUTCH or FIDE_DUBOV, with ``_BAKU`` under Baku
-    acceleration, FIDE_ROUNDROBIN or FIDE_DOUBLEROUNDROBIN for a round robin by FIDE's
-    Berger tables."""
+    tie-break tool reads them): FIDE_DUTCH, FIDE_DUBOV or FIDE_BURSTEIN, with ``_BAKU``
+    under Baku acceleration, FIDE_ROUNDROBIN or FIDE_DOUBLEROUNDROBIN for a round robin by
+    FIDE's Berger tables."""
     if t.round_robin:
         return "FIDE_DOUBLEROUNDROBIN" if t.rr_cycles == 2 else "FIDE_ROUNDROBIN"
-    code = "FIDE_DUTCH" if t.system == PairingSystem.DUTCH else "FIDE_DUBOV"
+    code = {PairingSystem.DUTCH: "FIDE_DUTCH", PairingSystem.BURSTEIN: "FIDE_BURSTEIN"}.get(t.system, "FIDE_DUBOV")
     return code + "_BAKU" if t.acceleration != AccelerationMethod.NONE else code
 
 
 # the types this program writes and reads back without a question (the acceleration and
 # the cycles are read from their own records)
-OWN_TYPES = frozenset({"FIDE_DUTCH", "FIDE_DUTCH_BAKU", "FIDE_DUBOV", "FIDE_DUBOV_BAKU", "FIDE_ROUNDROBIN",
+OWN_TYPES = frozenset({"FIDE_DUTCH", "FIDE_DUTCH_BAKU", "FIDE_DUBOV", "FIDE_DUBOV_BAKU", "FIDE_BURSTEIN",
+                       "FIDE_BURSTEIN_BAKU", "FIDE_ROUNDROBIN",
                        "FIDE_DOUBLEROUNDROBIN", "BERGER_ROUNDROBIN", "BERGER_DOUBLEROUNDROBIN"})
 
 
 def swiss_system_of(code: str) -> str | None:
-    """The Swiss system a 192 code names ("dutch", "dubov"), also bbpPairings' spellings
-    FIDE_DUTCH_2025 / FIDE_DUTCH_2026 (the text in force from 1 February 2026); None for
-    any other type."""
+    """The Swiss system a 192 code names ("dutch", "dubov", "burstein"), also bbpPairings'
+    spellings FIDE_DUTCH_2025 / FIDE_DUTCH_2026 (the text in force from 1 February 2026);
+    None for any other type."""
     code = code.strip().upper()
     if code.startswith("FIDE_DUTCH"):
         return PairingSystem.DUTCH
     if code.startswith("FIDE_DUBOV"):
         return PairingSystem.DUBOV
+    if code.startswith("FIDE_BURSTEIN"):
+        return PairingSystem.BURSTEIN
     return None
 
 _TC = re.compile(r"^\s*(\d{1,3})\s*(?:'|’|m|min|minutes)?\s*(?:\+\s*(\d{1,3})\s*(?:\"|”|s|sec|seconds)?)?\s*$", re.I)

@@ -204,6 +204,7 @@ def _explanation(rnd: Round) -> dict:
             "s1": ps(b["s1"]),
             "t2": ps(b["t2"]),
             **(_dutch_bracket(b, players) if ex.get("system") == "dutch" else {}),
+            **(_burstein_bracket(b, players) if ex.get("system") == "burstein" else {}),
         }
         for b in ex.get("brackets", [])
     ]
@@ -212,6 +213,7 @@ def _explanation(rnd: Round) -> dict:
     }
     return {
         "system": ex.get("system", "dubov"),
+        "seeding": ex.get("seeding"),  # a Burstein seeding round (1.6), paired by the Dutch rules
         "bye_player": players.get(bye.get("player")),
         # drafts stored before "why" existed show the whole reason
         "bye_reason": readable(bye.get("why", bye.get("reason", "")), players),
@@ -245,6 +247,28 @@ def _dutch_bracket(b: dict, players: dict) -> dict:
         "moved_to_s2": [by_bsn[n] for n in to_s2 if n in by_bsn],
         "moved_to_s1": [by_bsn[n] for n in to_s1 if n in by_bsn],
         "downfloaters": ps(b["downfloaters"]),
+    }
+
+
+def _burstein_bracket(b: dict, players: dict) -> dict:
+    """A Burstein bracket (C.04.4.2 1.8, 3.2, 4) in players: every player of the bracket in
+    BSN order with their Index (Buchholz, Sonneborn-Berger; exact, as the engine computed
+    them) and whether they came in as a floater, the pairs with both BSNs, and the
+    outgoing floaters."""
+
+    def exact(value: str) -> str:
+        return format(Decimal(value).normalize(), "f")
+
+    incoming = set(b["moved_down"])
+    bsn = {pid: n for n, (pid, _, _) in enumerate(b.get("index", []), start=1)}
+    return {
+        "incoming": [players[i] for i in b["moved_down"] if i in players],
+        "ranked": [{"bsn": n, "player": players[pid], "buchholz": exact(bh), "sonneborn_berger": exact(sb),
+                    "incoming": pid in incoming}
+                   for n, (pid, bh, sb) in enumerate(b.get("index", []), start=1) if pid in players],
+        "pairs": [{"first": players[x], "second": players[y], "bsns": (bsn.get(x), bsn.get(y))}
+                  for x, y in zip(b["s1"], b["t2"], strict=False) if x in players and y in players],
+        "downfloaters": [players[i] for i in b["downfloaters"] if i in players],
     }
 
 

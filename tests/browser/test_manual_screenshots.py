@@ -93,6 +93,13 @@ def test_manual_screenshots_come_from_the_demo_tournament(live_server, chromium,
     box = page.locator(".explanation").bounding_box()
     _shot(page, "draft-explanation-dutch.png", taken, full_page=True,
           clip={"x": box["x"], "y": box["y"], "width": box["width"], "height": min(box["height"], 900)})
+
+    # the Burstein demo's draft of round 6: every bracket's players in BSN order with their Index
+    page.goto(f"{live_server.url}/t/demo-burstein/round/6/")
+    page.wait_for_selector(".explanation .bracket table.index")
+    box = page.locator(".explanation").bounding_box()
+    _shot(page, "draft-explanation-burstein.png", taken, full_page=True,
+          clip={"x": box["x"], "y": box["y"], "width": box["width"], "height": min(box["height"], 1000)})
     context.close()
 
     # the same standings in Russian, as a visitor who chose it

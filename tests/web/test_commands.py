@@ -23,16 +23,19 @@ def test_demo_builds_a_tournament_in_progress_and_is_idempotent(db, settings):
     assert 0 < done < total
 
 
-def test_demo_has_a_dutch_tournament_of_the_same_size_with_a_draft_to_read(db, settings):
+def test_demo_has_dutch_and_burstein_tournaments_of_the_same_size_with_a_draft_to_read(db, settings):
     """The Dutch section of the demo (issue 34): 40 players, 9 rounds, the FIDE Dutch
-    system, rounds 1-4 complete and round 5 a draft with the Dutch explanation; a run on a
-    database that has only the Dubov demo adds it, and a second run changes nothing."""
+    system, rounds 1-4 complete and round 5 a draft with the Dutch explanation; the Burstein
+    section (issue 40) below; a run on a database that has only the Dubov demo adds them,
+    and a second run changes nothing."""
     settings.DEBUG = True
     call_command("demo", stdout=io.StringIO())
-    Tournament.objects.filter(slug="demo-dutch").delete()  # a database from before the Dutch demo
+    # a database from before the Dutch and the Burstein demos
+    Tournament.objects.filter(slug__in=["demo-dutch", "demo-burstein"]).delete()
     out = io.StringIO()
     call_command("demo", stdout=out)
     assert "Demo tournament already there." in out.getvalue() and "Dutch demo tournament created." in out.getvalue()
+    assert "Burstein demo tournament created." in out.getvalue()
     call_command("demo", stdout=out)
     t = Tournament.objects.get(slug="demo-dutch")
     assert (t.system, t.player_set.count(), t.rounds, t.public) == ("dutch", 40, 9, True)
@@ -41,7 +44,24 @@ def test_demo_has_a_dutch_tournament_of_the_same_size_with_a_draft_to_read(db, s
     draft = t.round_set.get(number=5)
     assert draft.explanation["system"] == "dutch" and draft.explanation["brackets"]
     assert t.player_set.filter(withdrawn_from_round=4).count() == 1
-    assert Tournament.objects.filter(slug__in=["demo-open", "demo-dutch"]).count() == 2
+    assert Tournament.objects.filter(slug__in=["demo-open", "demo-dutch", "demo-burstein"]).count() == 3
+    _the_burstein_demo()
+
+
+def _the_burstein_demo() -> None:
+    """The Burstein section of the demo (issue 40): 40 players, 9 rounds, the FIDE Burstein
+    system; rounds 1-4 (its seeding rounds, paired by the Dutch rules) and 5 complete,
+    round 6 a draft explained bracket by bracket with every player's Index; one player's
+    two zero-point byes end their history (1.7.2)."""
+    t = Tournament.objects.get(slug="demo-burstein")
+    assert (t.system, t.player_set.count(), t.rounds, t.public) == ("burstein", 40, 9, True)
+    statuses = list(t.round_set.order_by("number").values_list("status", flat=True))
+    assert statuses == [RoundStatus.COMPLETE] * 5 + [RoundStatus.DRAFT]
+    seeding = [r.explanation for r in t.round_set.filter(number__lte=4).order_by("number")]
+    assert all(ex["system"] == "dutch" and ex["seeding"]["of"] == 4 for ex in seeding)
+    draft = t.round_set.get(number=6)
+    assert draft.explanation["system"] == "burstein" and all(b["index"] for b in draft.explanation["brackets"])
+    assert t.bye_set.filter(kind="Z", round_number__in=[4, 5]).values("player").distinct().count() == 1
 
 
 def test_no_migration_is_missing(db):

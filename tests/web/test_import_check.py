@@ -244,16 +244,16 @@ def test_vcl_q50_the_apps_own_file_imports_without_a_question_and_keeps_national
 
 
 def test_vcl_q50_a_file_of_another_pairing_system_is_said_before_anything_is_written(chief_client, chief):
-    """192 naming a system this program does not pair (Burstein) is an adjustment asked
+    """192 naming a system this program does not pair (Lim, C.04.4.3) is an adjustment asked
     at Level 3: the rounds are kept as played and the next ones are paired by the
     tournament's own system."""
     source = Tournament.objects.create(slug="source", name="Source", rounds=5, owner=chief)
     add_players(source, 6)
     play_round(source)
-    text = interchange.export_trf(source).replace("192 FIDE_DUBOV", "192 FIDE_BURSTEIN")
+    text = interchange.export_trf(source).replace("192 FIDE_DUBOV", "192 FIDE_LIM")
     fresh, response = _import(chief_client, chief, text=text)
     html = response.content.decode()
-    assert ("The file&#x27;s tournament type (192) is &#x27;FIDE_BURSTEIN&#x27;; this program pairs it as "
+    assert ("The file&#x27;s tournament type (192) is &#x27;FIDE_LIM&#x27;; this program pairs it as "
             "FIDE_DUBOV: the file&#x27;s rounds are kept as played, the next ones are paired as FIDE_DUBOV.") in html
     assert fresh.player_set.count() == 0  # nothing written before the answer
     response = confirm(chief_client, response)

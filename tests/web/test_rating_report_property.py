@@ -1,6 +1,7 @@
 """Issue 32, defect 1, as a property: the rating report the app writes is re-paired
 identically, every round, by the engine's checker (``python -m pairing.engine --dubov -c``,
-and ``--dutch`` for a tournament of the Dutch system, issue 34), over events run through
+``--dutch`` for a tournament of the Dutch system, issue 34, and ``--burstein`` for one of
+the Burstein system, issue 40), over events run through
 the services: unrated players with provisional ratings, late entries, withdrawals,
 requested byes, forfeits and Baku acceleration.
 
@@ -140,3 +141,15 @@ def test_issue_34_every_dutch_rating_report_re_pairs_itself_round_by_round(chief
     """The same events paired with the FIDE Dutch system: the report says FIDE_DUTCH and
     ``--dutch -c`` re-pairs every round of it as the app paired it."""
     _event_checked(chief, tmp_path, seed, "dutch")
+
+
+@settings(max_examples=max(2, EVENTS // 2), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                     HealthCheck.too_slow])
+@given(seed=st.integers(1, 10**6))
+@pytest.mark.django_db
+def test_issue_40_every_burstein_rating_report_re_pairs_itself_round_by_round(chief, tmp_path, seed):
+    """The same events paired with the FIDE Burstein system: the report says FIDE_BURSTEIN
+    and ``--burstein -c`` re-pairs every round of it (the seeding rounds by the Dutch rules,
+    the rest by the Index) as the app paired it.  Half the events in the suite (its time);
+    ``REPORT_EVENTS`` draws more."""
+    _event_checked(chief, tmp_path, seed, "burstein")

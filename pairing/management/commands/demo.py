@@ -1,9 +1,10 @@
-"""A demo arbiter and two realistic tournaments of 40 players and 9 rounds each: the Dubov
+"""A demo arbiter and three realistic tournaments of 40 players and 9 rounds each: the Dubov
 one with three rounds played and round 4 in progress, the Dutch one with four rounds
-played and round 5 paired as a draft (its explanation to read); and a club's weekend
-event of two sections a week ahead (online entries open, a full section with its waiting
-list, check-in under way, categories and prizes set).  Idempotent: a second run creates
-only what is missing and prints the credentials."""
+played and round 5 paired as a draft (its explanation to read), the Burstein one with its
+four seeding rounds and round 5 played and round 6 paired as a draft (each bracket's
+Index to read); and a club's weekend event of two sections a week ahead (online entries
+open, a full section with its waiting list, check-in under way, categories and prizes
+set).  Idempotent: a second run creates only what is missing and prints the credentials."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ DEPUTY = "deputy"
 SLUG = "demo-open"
 DUTCH_SLUG = "demo-dutch"
 EVENT_SLUG = "demo-weekend"
+BURSTEIN_SLUG = "demo-burstein"
 
 FAMILY = [
     "Novak", "Schmidt", "Rossi", "Kowalski", "Petrov", "Jensen", "Horvat", "Dubois", "Silva", "Nagy",
@@ -81,7 +83,8 @@ class Command(BaseCommand):
             deputy.set_password(PASSWORD)
             deputy.save()
         for slug, make, name in ((SLUG, self._tournament, "Demo tournament"),
-                                 (DUTCH_SLUG, self._dutch_tournament, "Dutch demo tournament")):
+                                 (DUTCH_SLUG, self._dutch_tournament, "Dutch demo tournament"),
+                                 (BURSTEIN_SLUG, self._burstein_tournament, "Burstein demo tournament")):
             if not Tournament.objects.filter(slug=slug).exists():
                 make(user, deputy)
                 self.stdout.write(self.style.SUCCESS(f"{name} created."))
@@ -163,6 +166,47 @@ class Command(BaseCommand):
                     record_result(g, _result(rng, g.white, g.black), user)
                 if number == 3:
                     withdraw(players[35], 4, user)
+
+    def _burstein_tournament(self, user, deputy) -> None:
+        """The same size again, paired with the FIDE Burstein system: rounds 1-4 are its
+        seeding rounds (1.6.2: half of 9 rounded down, at most 4), paired by the Dutch
+        rules; round 5 is the first the Index pairs; round 6 a draft.  A half-point bye in
+        round 2, one player's zero-point byes in rounds 4 and 5 (1.7.2: a run up to the
+        round paired counts as draws for their opponents' Index), a withdrawal after
+        round 3."""
+        rng = random.Random(2028)
+        with transaction.atomic():
+            t = Tournament.objects.create(
+                slug=BURSTEIN_SLUG,
+                name="Demo Burstein Open 2026",
+                place="Celje",
+                federation="SLO",
+                start_date=datetime.date(2026, 12, 18),
+                end_date=datetime.date(2026, 12, 26),
+                time_control="90+30",
+                rounds=9,
+                system=PairingSystem.BURSTEIN,
+                initial_colour="w",
+                initial_colour_method=ColourMethod.LOT,
+                tiebreaks="BH-C1, BH, SB, DE",
+                public=True,
+                owner=user,
+            )
+            t.deputies.add(deputy)
+            _players(t, rng, shift=26)
+            players = list(t.player_set.order_by("tpn"))
+            Bye.objects.create(tournament=t, player=players[14], round_number=2, kind=ByeKind.HALF)
+            for number in (4, 5):
+                Bye.objects.create(tournament=t, player=players[27], round_number=number, kind=ByeKind.ZERO)
+            for number in range(1, 7):
+                rnd = rounds.pair_next_round(t, user)
+                if number == 6:
+                    break  # the draft: its explanation, with every bracket's Index, is on the round's page
+                publish(rnd, user)
+                for g in rnd.games():
+                    record_result(g, _result(rng, g.white, g.black), user)
+                if number == 3:
+                    withdraw(players[33], 4, user)
 
     def _weekend(self, user, deputy) -> None:
         """Demo Club Weekend, a week from today: an Open (Dubov, 14 players, 9 checked in,
