@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -9,6 +11,14 @@ from .fields import FIDE_ID_RE, refuse_control_characters
 
 # the field people leave empty and form-filling robots do not (hidden by the page's CSS)
 HONEYPOT = "leave_empty"
+# joiners some scripts write names with (Persian, Indic); every other invisible format
+# character (Unicode Cf: direction overrides, zero-width spaces, soft hyphens) is refused
+# in a name a stranger types, which the arbiters and, once approved, visitors read
+NAME_JOINERS = {"\u200c", "\u200d"}
+
+
+def invisible_characters(text: str) -> bool:
+    return any(unicodedata.category(c) == "Cf" and c not in NAME_JOINERS for c in text)
 
 
 class EntryForm(forms.Form):
@@ -37,6 +47,9 @@ class EntryForm(forms.Form):
         name = " ".join(self.cleaned_data["name"].split())
         if not name:
             raise forms.ValidationError(_("Enter your name."))
+        if invisible_characters(name):
+            raise forms.ValidationError(_("The name contains an invisible formatting character (a change of writing "
+                                          "direction, a zero-width space...): type it again."))
         return name
 
     def clean_fide_id(self) -> str:
