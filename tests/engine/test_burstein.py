@@ -99,6 +99,27 @@ def test_1_6_1_seeding_rounds_are_the_dutch_engines_pairings():
         assert burstein(t.snapshot(5)).explanation.paired_by is System.BURSTEIN
 
 
+def test_1_6_1_seeding_rounds_are_the_dutch_engines_for_every_length_and_with_baku():
+    """1.6.1-1.6.2 over the lengths where the number of seeding rounds changes (2 rounds: 1
+    seeding round; 3: 1; 5: 2; 7: 3; 8 and 11: 4), with and without Baku acceleration
+    (C.04.7 is general): every seeding round is the Dutch engine's pairing (boards,
+    colours, PAB), and the round after them is the Burstein engine's own."""
+    for rounds in (2, 3, 5, 7, 8, 11):
+        for baku in (False, True):
+            t = generate(GeneratorConfig(players=13 + rounds, rounds=rounds, seed=rounds * 10 + baku,
+                                         draw_rate=0.3, forfeit_rate=0.03, bye_rate=0.05, late_entry_rate=0.05,
+                                         baku=baku, system=System.BURSTEIN))
+            n = seeding_rounds(rounds)
+            for k in range(1, n + 1):
+                snap = t.snapshot(k)
+                ours = burstein(snap)
+                dutch = pair_round(replace(snap, system=System.DUTCH))
+                assert (boards(ours), ours.bye) == (boards(dutch), dutch.bye), (rounds, baku, k)
+                assert ours.explanation.paired_by is System.DUTCH
+            if n < rounds:
+                assert burstein(t.snapshot(n + 1)).explanation.paired_by is System.BURSTEIN
+
+
 # ---------------------------------------------------------------- 1.7 the Index
 
 # A small event, three rounds of six, round 4 of 6 to pair (after the 3 seeding rounds):
@@ -137,6 +158,43 @@ def test_1_7_index_unplayed_rounds_count_against_oneself_and_zero_bye_runs_as_dr
     assert got[5] == (D("2.5") + D(1) + D(2), 0 + 0 + 1 * D(2))  # 1, itself (Z), 3
     assert got[6] == (D(2) + D("0.5") + D("1.5"), 0 + D("0.5") * D("0.5") + 0)  # 3, itself (H), 2
     assert st[4].zero_run == 1 and st[5].zero_run == 0
+
+
+# Round 5 of 6 (three seeding rounds).  1 beat 2 in round 1, then had zero-point byes in
+# rounds 2-4: a run up to the round being paired.  4's zero-point bye (round 2) and 6's
+# (round 3) are followed by played games: no run.
+ZERO_RUN_EVENT = {
+    1: "2w1 Z Z Z",          # 1
+    2: "1b0 3w1 4b1 5w0",    # 2
+    3: "4w0 2b0 5w1 H",      # 1.5
+    4: "3b1 Z 2w0 6w1",      # 2
+    5: "6w1 H 3b0 2b1",      # 2.5
+    6: "5b0 H Z 4b0",        # 0.5
+}
+
+
+def test_1_7_2_a_run_of_three_zero_point_byes_reads_as_three_draws_for_the_opponent_only():
+    """1.7.2, the exception: "if a player has a series of consecutive zero-point-byes up
+    to the current round, each of the ones gathered in previous rounds, for the benefit of
+    the player's actual over-the-board opponents, is considered as a draw" (B3).
+    - 1's three byes end the history: 2, 1's only opponent, reads 1's score as
+      1 + 3 x 0.5 = 2.5, in the Buchholz (2.5 + 1.5 + 2 + 2.5 = 8.5, not 7) and as the
+      factor of the Sonneborn-Berger (0 x 2.5 + 1 x 1.5 + 1 x 2 + 0 x 2.5 = 3.5);
+    - 1's own Index is not changed: the byes are games against 1 with 0 points, 1's real
+      score 1 each: Buchholz 2 + 1 + 1 + 1 = 5, Sonneborn-Berger 1 x 2 = 2;
+    - 4's bye (round 2) and 6's (round 3) are followed by played games: their opponents
+      read their real scores (3: 4 as 2, 6's opponent 4: 6 as 0.5)."""
+    snap = replace(snapshot(ZERO_RUN_EVENT, total_rounds=6), system=System.BURSTEIN)
+    st = burstein_states(snap)
+    assert [st[i].zero_run for i in range(1, 7)] == [3, 0, 0, 0, 0, 0]
+    assert (st[2].buchholz, st[2].sonneborn_berger) == (D("8.5"), D("3.5"))
+    assert (st[1].points, st[1].buchholz, st[1].sonneborn_berger) == (D(1), D(5), D(2))
+    assert (st[3].buchholz, st[3].sonneborn_berger) == (D(2) + D(2) + D("2.5") + D("1.5"), D("2.5") + D("0.75"))
+    assert (st[4].buchholz, st[4].sonneborn_berger) == (D("1.5") + D(2) + D(2) + D("0.5"), D("1.5") + D("0.5"))
+    p = burstein(snap)
+    assert p.explanation.paired_by is System.BURSTEIN
+    index = {pid: (bh, sb) for b in p.explanation.brackets for pid, bh, sb in b.index}
+    assert index[2] == (D("8.5"), D("3.5"))  # the explanation shows the same figures
 
 
 def test_1_7_2_virtual_points_stay_out_of_the_index():
