@@ -132,9 +132,12 @@ def private_path(entry: Entry) -> str:
 
 
 def _received_text(entry: Entry, site: str = "") -> str:
-    return _("We have your entry for %(section)s (%(event)s): %(state)s. Its state is always at %(link)s") % {
+    text = _("We have your entry for %(section)s (%(event)s): %(state)s. Its state is always at %(link)s") % {
         "section": entry.section.name, "event": entry.event.name, "state": entry.get_state_display(),
         "link": site.rstrip("/") + private_path(entry)}
+    if entry.state == EntryState.REFUSED and entry.note:
+        text += "\n\n" + _("The arbiters' reason: %(note)s") % {"note": entry.note}
+    return text
 
 
 def _mail(entry: Entry, subject: str, body: str) -> None:
