@@ -18,15 +18,6 @@ exported here is private.
 """
 
 from .acceleration import baku_acceleration, group_a_size
-from .dubov import (
-    PlayerState,
-    aro,
-    colour_difference,
-    colour_preference,
-    max_t,
-    pab_eligible,
-    player_states,
-)
 from .history import played_colours
 from .model import (
     Acceleration,
@@ -87,6 +78,22 @@ __all__ = [
     "player_states",
     "virtual_points",
 ]
+
+
+_DUBOV_NAMES = frozenset({"PlayerState", "aro", "colour_difference", "colour_preference", "max_t", "pab_eligible",
+                          "player_states"})
+
+
+def __getattr__(name: str):
+    """The Dubov system's figures (:mod:`.dubov`), imported when first asked for, so that
+    pairing another system does not import the Dubov engine."""
+    if name in _DUBOV_NAMES:
+        from . import dubov
+
+        value = getattr(dubov, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def dutch_states(snapshot: Snapshot) -> dict:

@@ -304,9 +304,7 @@ def _positive(text: str) -> int:
 
 
 def _system(args: argparse.Namespace) -> System:
-    from .cli_tools import system_of
-
-    return system_of(args)
+    return System.DUTCH if args.dutch else System.BURSTEIN if args.burstein else System.DUBOV
 
 
 def build_parser() -> argparse.ArgumentParser:

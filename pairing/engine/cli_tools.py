@@ -13,15 +13,22 @@ and written into the file with every value used, so ``--seed`` repeats any run (
 from __future__ import annotations
 
 import argparse
-import random
-import secrets
 import shlex
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
-from .generator import GeneratorConfig, generate, generate_fast
 from .model import Colour, PointSystem, Result, RoundEntry, System
 from .trf import TIEBREAK_TEXT_LINE, as_trf16, dump_trf, from_generated
+
+if TYPE_CHECKING:
+    import random
+
+    from .generator import GeneratorConfig
+
+# The generator, random and secrets (which bring hashlib) are imported where a run
+# generates: `python -m pairing.engine -p` builds this parser too and should not pay
+# for them.
 
 # option -> (fixed default, random range); ranges are inclusive
 RANDOM_RANGES: dict[str, tuple[object, tuple]] = {
@@ -93,6 +100,9 @@ class Resolved:
 def resolve(args) -> Resolved:
     """The run's values: those given, else fixed defaults (``--fixed``), else drawn from
     the seed within :data:`RANDOM_RANGES`."""
+    import random
+    import secrets
+
     drawn_seed = args.seed is None
     seed = secrets.randbelow(2**31) if drawn_seed else args.seed
     rng = random.Random(f"options:{seed}")  # not the tournament's own stream
@@ -325,6 +335,8 @@ def colour_of(text: str | None) -> Colour | None:
 def generator_config(run: Resolved, fixed: bool) -> GeneratorConfig:
     """The generator's configuration from a run's values (as the ``###`` line writes them,
     so that the line repeats the run)."""
+    from .generator import GeneratorConfig
+
     v = run.values
     half, zero, full = v["half_bye_rate"], v["zero_bye_rate"], v["full_bye_rate"]
     byes = half + zero + full
@@ -367,6 +379,8 @@ def generated_text(args) -> tuple[str, int, bool]:
     """The generated tournament as TRF text (TRF-2026; ``args.trf16``: TRF-16), its seed,
     and whether the seed was drawn.  Raises ValueError or
     :class:`~pairing.engine.model.EngineError`."""
+    from .generator import generate, generate_fast
+
     run = resolve(args)
     trf16 = getattr(args, "trf16", False)
     if trf16 and run.values["acceleration"] == "baku":
