@@ -12,7 +12,7 @@ so no edge list is ever built for big vertex sets.
 * :func:`lex_first_assignment` - the lexicographically first perfect bipartite
   matching (Dubov 2.2.6 / Art. 3.2.6 of the 2026 text: T2).
 * :func:`min_class_pairs` - exact minimum number of pairs inside a vertex class over
-  all perfect matchings (C7 / 2.2.4), by rustworkx's weighted matching; only called
+  all perfect matchings (C7 / 2.2.4), by a weighted matching (:mod:`.blossom`); only called
   on a bracket where the cheap cardinality test has failed.
 """
 
@@ -285,20 +285,16 @@ def _reassign(row: int, fixed_row: int, n: int, ok: Ok, row_of: list[int], col_o
 
 def min_class_pairs(n: int, ok: Ok, in_class: Sequence[bool]) -> int | None:
     """Exact minimum, over all perfect matchings, of the number of pairs with both
-    ends in the class (C7 / 2.2.4.1; 2026: C7 / 3.2.4.1).  rustworkx maximum weight
-    matching with maximum cardinality, weight 2 for a pair leaving the class, 1 inside.
+    ends in the class (C7 / 2.2.4.1; 2026: C7 / 3.2.4.1).  Maximum weight matching
+    (:mod:`.blossom`) with maximum cardinality, weight 2 for a pair leaving the class, 1 inside.
     Builds the explicit graph: O(n^2) edges, O(n^3) time; called only on brackets
     where the cardinality test (no pair inside the class) failed.  None if there is no
     perfect matching."""
-    import rustworkx as rx
+    from .blossom import max_weight_matching
 
-    g = rx.PyGraph()
-    g.add_nodes_from(range(n))
-    for a in range(n):
-        for b in range(a + 1, n):
-            if ok(a, b):
-                g.add_edge(a, b, 1 if (in_class[a] and in_class[b]) else 2)
-    m = rx.max_weight_matching(g, max_cardinality=True, weight_fn=lambda w: w)
-    if 2 * len(m) != n:
+    edges = [(a, b, 1 if (in_class[a] and in_class[b]) else 2)
+             for a in range(n) for b in range(a + 1, n) if ok(a, b)]
+    mate = max_weight_matching(n, edges, max_cardinality=True)
+    if any(m == -1 for m in mate):
         return None
-    return sum(1 for a, b in m if in_class[a] and in_class[b])
+    return sum(1 for a in range(n) if mate[a] > a and in_class[a] and in_class[mate[a]])

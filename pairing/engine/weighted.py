@@ -9,7 +9,9 @@ significant.  :class:`BracketSolver` packs the levels of every legal pair into o
 tie-break levels below the criteria added and dropped as a procedure needs them.  Each
 question is one rustworkx matching, O(V^3) worst case; rustworkx matches with 128-bit
 integers, so a weight of more than :data:`MAX_BITS` bits is matched by
-:mod:`pairing.engine.exact_matching` instead (Python's integers, the same answer, slower).
+:mod:`pairing.engine.exact_matching` instead (Python's integers, the same answer, slower),
+and so is every weight where rustworkx is not installed (:mod:`.blossom`: the checker's
+single-file program).
 """
 
 from __future__ import annotations
@@ -17,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-import rustworkx as rx
-
+from . import blossom
 from .exact_matching import max_weight_matching
 
 MAX_BITS = 120  # rustworkx: exact below 2**126; the force level and doubling need room.  Wider
@@ -164,8 +165,10 @@ class BracketSolver:
         copied (in Rust) for every question."""
         c = c or Constraints()
         force = 1 << self.total_bits
-        if self.exact:
+        if self.exact or blossom.backend() == "python":
             return self._solve_exact(c, force)
+        import rustworkx as rx  # only here: the checker's single-file program runs without it
+
         if self._free is None or self._free_version != self._version:
             free = rx.PyGraph()
             free.add_nodes_from(range(self.n))
@@ -196,7 +199,7 @@ class BracketSolver:
         return self._outcome(mate, c)
 
     def _solve_exact(self, c: Constraints, force: int) -> Outcome:
-        """:meth:`solve` for a weight wider than rustworkx's integers."""
+        """:meth:`solve` for a weight wider than rustworkx's integers, or without rustworkx."""
         edges = []
         for (i, j), w in self.base.items():
             if (i < self.n_bracket or j < self.n_bracket) and c.allowed and not c.ok(i, j):
