@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test setup lint test-deps clean messages local-images
+.PHONY: run test setup lint test-deps clean messages local-images checker
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ lint: $(STAMP)
 ## Needs root, Docker and debootstrap (README, "Without Docker Hub"); the system's python3.
 local-images:
 	python3 scripts/local_images.py $(if $(REFRESH),--refresh)
+
+## make checker: the free checker as a program of its own (fide-pairings/README.md): its wheel
+## and its single-file program in dist/ (scripts/build_checker.py; standard library only)
+checker:
+	$(PYTHON) scripts/build_checker.py
 
 ## make messages: extract the strings to translate into locale/ru (new ones untranslated)
 ## and compile the catalogue the app loads (polib: no system gettext needed for compiling).

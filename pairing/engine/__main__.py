@@ -30,6 +30,10 @@ them) and ranks from the 202 tie-break list; ``--trf16`` writes TRF-16 instead. 
 take random values from the seed; without ``--seed`` a fresh seed is drawn and printed,
 and the file's first ``###`` line is the command that repeats the run byte for byte.
 
+``--version``: the program (``fide-pairings``), its release, the commit a built copy was made
+from, and the weighted matching it uses (rustworkx, or pure Python where rustworkx is not
+installed: the same pairings); ``-c`` output starts with the same line.
+
 Exit status: 0 success; 1 no legal pairing (Article 1.8.3; the players who cannot
 be paired are named on standard error); 2 usage error; 3 invalid input (file
 unreadable, malformed TRF as ``FILE:LINE:COLUMN: problem``, inconsistent data);
@@ -44,6 +48,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from . import version
 from .acceleration import ranges
 from .checker import (
     PLACEHOLDER_RATING,  # noqa: F401 - part of the command line's names
@@ -307,13 +312,23 @@ def _system(args: argparse.Namespace) -> System:
     return System.DUTCH if args.dutch else System.BURSTEIN if args.burstein else System.DUBOV
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Version(argparse.Action):
+    """``--version``, computed when asked (naming the matching imports it)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version.checker())
+        parser.exit()
+
+
+def build_parser(prog: str = "python -m pairing.engine") -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
-        prog="python -m pairing.engine",
+        prog=prog,
         description="FIDE Swiss pairing engines, Dubov (C.04.4.1), Dutch (C.04.3) and Burstein (C.04.4.2): pair, "
         "check or generate TRF files (TRF-2026, TRF-16).",
         epilog="Exit status: 0 ok, 1 no legal pairing, 2 usage error, 3 invalid input, 4 checker found differences.",
     )
+    ap.add_argument("--version", action=_Version, nargs=0,
+                    help="print the program, its release and the matching it uses, and exit")
     systems = ap.add_mutually_exclusive_group(required=True)
     systems.add_argument("--dubov", action="store_true", help="the FIDE Dubov system (C.04.4.1)")
     systems.add_argument("--dutch", action="store_true", help="the FIDE Dutch system (C.04.3, 2026 text)")
@@ -341,8 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    ap = build_parser()
+def main(argv: Sequence[str] | None = None, prog: str = "python -m pairing.engine") -> int:
+    ap = build_parser(prog)
     args = ap.parse_args(argv)
     if args.generate:
         if args.file is not None:
@@ -367,6 +382,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
+
+
+def console() -> None:
+    """The ``fide-pairings`` command of the checker's wheel and single-file program."""
+    sys.exit(main(prog=version.DISTRIBUTION))
 
 
 if __name__ == "__main__":

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import version
 from .acceleration import accelerated_rounds, is_baku, ranges
 from .model import Colour, EngineError, InvalidSnapshot, NoLegalPairing, Pairing, Result, Snapshot, System
-from .trf import TrfError, TrfTournament, acceleration_records, parse_trf
+from .trf import PAIRED_BY_LINE, TrfError, TrfTournament, acceleration_records, parse_trf
 
 EXIT_OK = 0
 EXIT_DIFFERENCES = 4
@@ -178,6 +179,10 @@ def run_check(t: TrfTournament, path: str, system: System) -> int:
         raise InputError(
             f"{path}: the file does not say how many rounds the tournament has (XXR n / 142)"
         )
+    print(f"checker: {version.checker()}, {system.label}")
+    for line in t.extra_lines:  # who paired the rounds, as the file says (the app's export writes it)
+        if line.startswith(PAIRED_BY_LINE):
+            print(f"the file says: {line[4:]}")
     accelerated = acceleration_findings(t)
     if accelerated:
         print("acceleration: 1 difference")  # the file's against the rules', in several lines
@@ -203,7 +208,7 @@ def run_check(t: TrfTournament, path: str, system: System) -> int:
     if different:
         print(f"{different} of {played} rounds differ")
     else:
-        print(f"all {played} rounds identical")
+        print(f"all {played} rounds identical" if played != 1 else "round 1 of 1 identical")
     return EXIT_DIFFERENCES if different or standings or accelerated else EXIT_OK
 
 

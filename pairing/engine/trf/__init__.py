@@ -65,6 +65,7 @@ Complexity: O(size of the file).
 from __future__ import annotations
 
 from .data import (
+    PAIRED_BY_LINE,
     ROUND_START,
     ROUND_WIDTH,
     TIEBREAK_TEXT_LINE,
@@ -89,6 +90,7 @@ from .writer import (
 
 __all__ = [
     "RATING_METHODS",
+    "PAIRED_BY_LINE",
     "TIEBREAK_TEXT_LINE",
     "TRF16_RECORDS",
     "acceleration_records",

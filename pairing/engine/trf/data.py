@@ -32,6 +32,12 @@ ROUND_START = 92  # column of round 1's opponent field
 TIEBREAK_TEXT_LINE = "### Tie-break regulations (C.07): {year} text"
 TIEBREAK_TEXTS = (2023, 2026)
 
+# Who paired which rounds: TRF-2026's 182 names one program for the whole file, so the app's
+# export adds one comment line per way the rounds were paired, "### Paired by: Dubov arbiter
+# 1.0.0 (FIDE Dubov system, C.04.4.1): rounds 1-4, 6"; the checker shows them and the
+# import keeps them.
+PAIRED_BY_LINE = "### Paired by: "
+
 
 ROUND_WIDTH = 10
 
@@ -139,6 +145,23 @@ class TrfTournament:
                 points, r1, r2, p1, p2 = rec
                 out.append(Acceleration(points, r1, r2, frozenset(i for i in ids if p1 <= i <= p2)))
         return tuple(out)
+
+    def paired_by(self) -> dict[int, str]:
+        """{round: who paired it} from the file's :data:`PAIRED_BY_LINE` lines (the text
+        before ``: round(s) ...``); rounds no such line names are left out."""
+        out: dict[int, str] = {}
+        for line in self.extra_lines:
+            if not line.startswith(PAIRED_BY_LINE):
+                continue
+            who, sep, rounds = line[len(PAIRED_BY_LINE):].rpartition(": round")
+            if not sep:
+                continue
+            for part in rounds.lstrip("s").split(","):
+                first, _, last = part.strip().partition("-")
+                if first.isdigit() and (not last or last.isdigit()):
+                    for k in range(int(first), int(last or first) + 1):
+                        out.setdefault(k, who.strip())
+        return out
 
     def tiebreak_text(self) -> int | None:
         """The C.07 text (2023 or 2026) a ``###`` line of the file names
