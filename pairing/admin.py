@@ -103,7 +103,7 @@ class GameInline(ReadOnlyMixin, admin.TabularInline):
 
 @admin.register(Round)
 class RoundAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["tournament", "number", "status", "published_at", "manual_changes"]
+    list_display = ["tournament", "number", "status", "published_at", "manual_changes", "paired_by"]
     list_filter = ["status", "tournament"]
     inlines = [GameInline]
     exclude = ["explanation"]

@@ -23,6 +23,7 @@ from .choices import (
     Conflict,
     FinalTies,
     GameResult,
+    PairedBy,
     PairingSystem,
     RateOfPlay,
     RatingMethod,
@@ -83,7 +84,7 @@ from .team import DeputyInvitation
 from .tournament import Tournament, TournamentQuerySet, bump_revision
 
 __all__ = [
-    "BergerNumbers", "PairingSystem", "FinalTies", "TiebreakRules", "UnratedTiebreaks", "RoundRating",
+    "BergerNumbers", "PairedBy", "PairingSystem", "FinalTies", "TiebreakRules", "UnratedTiebreaks", "RoundRating",
     "RateOfPlay", "RatingMethod", "tournament_rating",
     "DEFAULT_ORDER", "FIDE_KEYS", "FIDE_LABELS", "list_order_problems", "ListKind", "RatingEntry", "RatingList", "RatingListQuerySet", "RatingSource",
     "AccelerationMethod",

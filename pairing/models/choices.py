@@ -207,6 +207,17 @@ class RoundStatus(models.TextChoices):
     COMPLETE = "complete", _("Complete")
 
 
+class PairedBy(models.TextChoices):
+    """How a round's pairing was made, for the rating report's ``### Paired by`` lines
+    (``Round.program`` names the program and release)."""
+
+    UNKNOWN = "", _("Not recorded (paired before this was recorded)")
+    ENGINE = "engine", _("The pairing engine")
+    HAND = "hand", _("By hand (a manual-pairing session that differs from the engine)")
+    BERGER = "berger", _("The Berger table")
+    IMPORT = "import", _("Imported from a TRF file")
+
+
 SIDES = {
     GameResult.WHITE_WINS: ("1", "0"),
     GameResult.DRAW: ("=", "="),

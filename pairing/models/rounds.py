@@ -12,6 +12,7 @@ from .choices import (
     SIDES,
     ByeKind,
     GameResult,
+    PairedBy,
     RoundStatus,
 )
 from .player import Player
@@ -29,6 +30,15 @@ class Round(models.Model):
     )
     manual_session = models.BooleanField(
         default=False, help_text=_("A manual-pairing session is open on this draft (VCL4THP Q65).")
+    )
+    paired_by = models.CharField(
+        max_length=8, choices=PairedBy.choices, blank=True, default=PairedBy.UNKNOWN,
+        help_text=_("How the pairing was made (the rating report's ### Paired by lines)."),
+    )
+    program = models.CharField(
+        max_length=120, blank=True, default="",
+        help_text=_("The program and release that paired the round, e.g. 'Dubov arbiter 1.0.0 (FIDE Dubov system, "
+                    "C.04.4.1)'; for an imported round, the program the file names, if any."),
     )
     created = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)

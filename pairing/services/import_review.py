@@ -35,6 +35,7 @@ _TAKEN = {
     "XXZ": gettext_lazy("players absent in the next round"), "BYE": gettext_lazy("players absent in the next round"),
     "XXP": gettext_lazy("forbidden pairs"), "FOR": gettext_lazy("forbidden pairs"),
     "202": gettext_lazy("tie-break list"),
+    "182": gettext_lazy("the program that paired the rounds (kept with each imported round)"),
     "240": gettext_lazy("requested byes and withdrawals"),
     "250": gettext_lazy("acceleration"),
     "260": gettext_lazy("forbidden pairs"),
@@ -48,7 +49,6 @@ _RECOMPUTED = {
     "062": gettext_lazy("the number of players, counted again"),
     "072": gettext_lazy("the number of rated players, counted again"),
     "082": gettext_lazy("the number of teams (an individual tournament has none)"),
-    "182": gettext_lazy("the program that wrote the file"),
     "212": gettext_lazy("the standings' definition: points, then the tie-break list (202)"),
     "222": gettext_lazy("the encoded time control (the settings' time control is kept)"),
 }
@@ -203,6 +203,9 @@ def review(text: str, data, t: Tournament) -> Review:
                            "are kept.") % {"n": t.rounds})
     if not any(c in codes for c in ("XXS", "162")):
         r.notes.append(_("No point system in the file (XXS/162): win 1, draw ½, loss 0, byes as FIDE's default."))
+    if data.paired_by():
+        r.notes.append(_("Who paired each round, as the file's ### Paired by lines say, is kept with the round (the "
+                         "rating report says it again)."))
     if data.tiebreak_text() is not None:
         r.notes.append(_("The tie-breaks follow the %(year)s text of C.07, as the file's ### line says; the tournament "
                          "keeps it.") % {"year": data.tiebreak_text()})

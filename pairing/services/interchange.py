@@ -21,7 +21,7 @@ from ..models import (
 )
 from ..reports.rating_change import official_rating
 from ..reports.standings import ranked
-from . import acceleration, trf_records
+from . import acceleration, provenance, trf_records
 from .numbering import renumber
 from .snapshot import absent_ids, histories, point_system
 from .trf_import import IMPORT_CHECK_LIMIT, NOT_CHECKED, ImportRefused, import_trf  # noqa: F401 - callers' names
@@ -168,6 +168,7 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
     hist = histories(t, played, players)
     _rated_results(t, hist, played)
     tpn = {p.pk: p.tpn for p in players}
+    in_file = list(t.published_rounds().filter(number__lte=played))
     # the ranks of the standings every page shows (computed once, kept in the cache)
     rank = {r.player_id: r.rank for r in ranked(t).rows}
     ps = point_system(t)
@@ -236,9 +237,10 @@ def export_trf(t: Tournament, *, integrity: bool = False) -> str:
         points=ps,
         players=trf_players,
         absent_next=absent,
-        extra_lines=trf_records.records(t, players, list(t.published_rounds().filter(number__lte=played)), ps,
+        extra_lines=trf_records.records(t, players, in_file, ps,
                                         _tiebreak_record(t.tiebreaks, t.effective_tiebreak_rules())
                                         if t.tiebreaks.strip() else "")
+        + provenance.report_lines(in_file)
         + tuple(trf_module.bye_record(kind, number, ids)
                 for (kind, number), ids in sorted(ahead.items(), key=lambda kv: (kv[0][1], kv[0][0])))
         + late_entry_records(players)

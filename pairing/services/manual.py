@@ -19,6 +19,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .. import engine
+from ..engine import version
 from ..models import (
     AuditAction,
     AuditEntry,
@@ -26,6 +27,7 @@ from ..models import (
     ByeKind,
     Game,
     IntegrityKind,
+    PairedBy,
     Player,
     Round,
     RoundStatus,
@@ -33,7 +35,7 @@ from ..models import (
     Tournament,
 )
 from ..warning_levels import Level, require
-from . import events, integrity, restore
+from . import events, integrity, provenance, restore
 from .rounds import open_next_round, warnings_for
 from .snapshot import absent_ids
 
@@ -76,7 +78,7 @@ def pair_by_hand(t: Tournament, user=None) -> Round:
             return existing
         number = existing
         rnd = Round.objects.create(tournament=t, number=number, status=RoundStatus.DRAFT, manual_session=True,
-                                   explanation={"by_hand": True})
+                                   explanation={"by_hand": True}, paired_by=PairedBy.HAND, program=version.program())
         AuditEntry.log(t, user, AuditAction.PAIR, f"Round {number} to be paired by hand (manual-pairing session).",
                        obj=rnd, label=f"Round {number} (draft)", after=rnd.board_list())
     return rnd
@@ -206,6 +208,11 @@ def end_session(rnd: Round, user=None, confirmations: int = 0) -> str:
             point = restore.take(t)
         Round.objects.filter(pk=rnd.pk).update(manual_session=False)
         rnd.manual_session = False
+        # the round is the engine's pairing, or a pairing by hand (its MPA line says how it differs)
+        if found:
+            provenance.mark(rnd, PairedBy.HAND, version.program())
+        else:
+            provenance.mark(rnd, PairedBy.ENGINE, provenance.program_text(t.system))
         if found:
             with translation.override("en"):  # the event's detail is a record, in English
                 detail = " ".join(warnings_for(rnd))

@@ -16,6 +16,8 @@ from ..models import (
     Bye,
     ByeKind,
     Game,
+    PairedBy,
+    PairingSystem,
     Player,
     Round,
     RoundStatus,
@@ -23,6 +25,7 @@ from ..models import (
 )
 from ..wording import in_english
 from .numbering import renumber
+from .provenance import program_text
 
 
 class NumbersRefused(ValueError):
@@ -115,7 +118,8 @@ def pair(t: Tournament, number: int, user=None) -> Round:
         raise NumbersRefused(_("The round robin of %(n)s players has %(total)s rounds.") % {"n": n, "total": total})
     boards, bye = berger.pairings(n, number, t.rr_cycles, t.rr_reverse_last_two)
     rnd = Round.objects.create(tournament=t, number=number, status=RoundStatus.DRAFT,
-                               explanation={"berger": {"players": n, "cycles": t.rr_cycles}})
+                               explanation={"berger": {"players": n, "cycles": t.rr_cycles}},
+                               paired_by=PairedBy.BERGER, program=program_text(PairingSystem.ROUND_ROBIN))
     Game.objects.create_boards(rnd, ((i, players[w].pk, players[b].pk, "") for i, (w, b) in enumerate(boards, 1)))
     if bye is not None:
         Bye.objects.update_or_create(tournament=t, player=players[bye], round_number=number,

@@ -23,6 +23,7 @@ from ..models import (
     Conflict,
     Game,
     GameResult,
+    PairedBy,
     Player,
     Round,
     RoundStatus,
@@ -33,6 +34,7 @@ from ..warning_levels import Level, require
 from . import acceleration, roundrobin
 from .drafts import discard_draft  # noqa: F401 - callers' name (the step lives below the services)
 from .numbering import renumber
+from .provenance import program_text
 from .snapshot import build_snapshot
 
 
@@ -201,7 +203,9 @@ def pair_next_round(t: Tournament, user=None) -> Round:
             raise PairingRefused(_("The pairing engine failed on round %(n)s: %(problem)s") % {"n": number, "problem": exc}) from exc
         try:
             rnd = Round.objects.create(
-                tournament=t, number=number, status=RoundStatus.DRAFT, explanation=explanation_as_json(result, snapshot.system, snapshot.total_rounds)
+                tournament=t, number=number, status=RoundStatus.DRAFT,
+                explanation=explanation_as_json(result, snapshot.system, snapshot.total_rounds),
+                paired_by=PairedBy.ENGINE, program=program_text(t.system),
             )
         except IntegrityError as exc:  # pragma: no cover - guarded by the lock above
             raise PairingRefused(_("Another arbiter is pairing this round right now.")) from exc

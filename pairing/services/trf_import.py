@@ -28,6 +28,7 @@ from ..models import (
     Game,
     GameResult,
     IntegrityKind,
+    PairedBy,
     Player,
     Round,
     RoundStatus,
@@ -37,7 +38,7 @@ from ..models import (
 )
 from ..warning_levels import Level, require
 from ..wording import in_english
-from . import acceleration, events, import_review, integrity, restore, trf_records
+from . import acceleration, events, import_review, integrity, provenance, restore, trf_records
 from .forbidden_pairs import forbidden_pair_names
 from .numbering import renumber
 
@@ -217,9 +218,15 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
         withdrawn = _withdrawals(byes_ahead, t.rounds)
         by_id = {p.id: p for p in ordered}  # once: a look-up per game (data.player() is a linear search)
         byes: list[Bye] = []
+        # who paired each round, as the file says: its ### Paired by lines (this program's
+        # export writes them), else its 182 record (one program for every round)
+        claimed = data.paired_by()
+        controller = next((line[3:].strip() for line in data.extra_lines if line[:3] == "182"), "")
         for number in range(1, played + 1):
             _in_time(deadline)
-            rnd = Round.objects.create(tournament=t, number=number, status=RoundStatus.COMPLETE)
+            rnd = Round.objects.create(
+                tournament=t, number=number, status=RoundStatus.COMPLETE, paired_by=PairedBy.IMPORT,
+                program=provenance.imported_program(claimed.get(number, controller))[:120])
             board = 0
             games = []
             for p in ordered:

@@ -21,6 +21,7 @@ from ..engine import PointSystem
 from ..engine.trf import TIEBREAK_TEXT_LINE
 from ..models import AccelerationMethod, PairingSystem, Player, Round, Tournament
 from ..reports.rating_change import official_rating
+from .provenance import program_text
 
 
 def parse_date(text: str) -> datetime.date | None:
@@ -37,13 +38,6 @@ def parse_date(text: str) -> datetime.date | None:
     return None
 
 
-# 182: the program, and the system it paired with (C.04.2 1.3: declared with the report)
-PROGRAMS = {
-    PairingSystem.DUTCH: "Dubov arbiter (FIDE Dutch system, C.04.3)",
-    PairingSystem.DUBOV: "Dubov arbiter (FIDE Dubov system, C.04.4.1)",
-    PairingSystem.BURSTEIN: "Dubov arbiter (FIDE Burstein system, C.04.4.2)",
-    PairingSystem.ROUND_ROBIN: "Dubov arbiter (round robin, C.05 Annex 1)",
-}
 # 092 in words, as most programs write it
 KINDS = {
     PairingSystem.DUTCH: "Swiss system (FIDE Dutch)",
@@ -114,7 +108,9 @@ def records(t: Tournament, players: list[Player], rounds: list[Round], ps: Point
     lines = [f"062 {len(players)}", f"072 {rated}", f"092 Individual: {KINDS[t.system]}"]
     if rounds:
         lines.append(round_dates(rounds, dict(t.schedule.values_list("number", "date"))))
-    lines.append(f"182 {PROGRAMS[t.system]}")
+    # 182: the program, its release and the system it paired with (C.04.2 1.3: declared
+    # with the report); the ### Paired by lines (:mod:`.provenance`) say it round by round
+    lines.append(f"182 {program_text(t.system)}")
     lines.append(f"192 {tournament_type(t)}")
     if tiebreaks:
         # TRF-2026 has no record for the C.07 text, which changes the values (the 2026

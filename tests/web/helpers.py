@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pairing.engine.version import VERSION
 from pairing.services.numbering import renumber
 from pairing.services.results import record_result
 from pairing.services.rounds import publish
@@ -100,3 +101,10 @@ def hand_changed_round(t):
     for game in rnd.games():
         record_result(game, "1-0")
     return g
+
+
+def rating_file_comments(last_round: int, system: str = "FIDE Dubov system, C.04.4.1") -> list[str]:
+    """The ``###`` lines of the file for rating of a tournament whose rounds 1..last_round the
+    engine paired: the C.07 text and who paired the rounds (never an integrity line)."""
+    return ["### Tie-break regulations (C.07): 2026 text",
+            f"### Paired by: Dubov arbiter {VERSION} ({system}): rounds 1-{last_round}"]

@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 
 from pairing import engine
+from pairing.engine.version import VERSION
 from pairing.models import AuditEntry, GameResult, Round, RoundStatus, Tournament
 from pairing.services import interchange, manual
 from pairing.services.rounds import pair_next_round, swap_players, warnings_for
@@ -349,7 +350,7 @@ def test_the_rating_report_of_a_burstein_tournament_says_burstein(chief_client, 
     lines = response.content.decode().splitlines()
     assert response.status_code == 200
     assert "192 FIDE_BURSTEIN" in lines and "092 Individual: Swiss system (FIDE Burstein)" in lines
-    assert "182 Dubov arbiter (FIDE Burstein system, C.04.4.2)" in lines
+    assert f"182 Dubov arbiter {VERSION} (FIDE Burstein system, C.04.4.2)" in lines
 
 
 def test_the_rating_report_of_an_accelerated_burstein_tournament_is_fide_burstein_baku(deputy_client, burstein):

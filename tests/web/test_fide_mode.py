@@ -10,7 +10,14 @@ from django.urls import reverse
 from pairing.models import ForbiddenPair, Game, GameResult, IntegrityEvent, Tournament
 from pairing.services import interchange
 from pairing.services.rounds import pair_next_round, publish
-from tests.web.helpers import confirm, confirmation_page, out_of_fide_mode, play_round, shown_version
+from tests.web.helpers import (
+    confirm,
+    confirmation_page,
+    out_of_fide_mode,
+    play_round,
+    rating_file_comments,
+    shown_version,
+)
 from tests.web.test_tournament_setup import GOOD
 
 
@@ -78,7 +85,7 @@ def test_vcl_q44_the_copy_of_the_report_says_when_fide_mode_was_left_and_the_fil
     copy = chief_client.get(reverse("pairing:trf_export", args=[tournament.slug]) + "?copy=1").content.decode()
     rating = chief_client.get(reverse("pairing:trf_export", args=[tournament.slug])).content.decode()
     assert "### FIDE mode exited @ Round 2" in copy.splitlines()
-    assert [x for x in rating.splitlines() if x.startswith("###")] == ["### Tie-break regulations (C.07): 2026 text"]
+    assert [x for x in rating.splitlines() if x.startswith("###")] == rating_file_comments(2)
 
 
 def test_vcl_q45_fide_mode_cannot_be_entered_again(chief_client, tournament, players):
@@ -309,7 +316,7 @@ def test_vcl_q192_q193_a_closed_round_is_corrected_for_the_rating_report_only(ch
     rating = interchange.export_trf(tournament)
     line = next(x for x in rating.splitlines() if x.startswith(f"001 {game.white.tpn:4d}"))
     assert f"{game.black.tpn:4d} w 0" in line  # rated as a loss for White
-    assert [x for x in rating.splitlines() if x.startswith("###")] == ["### Tie-break regulations (C.07): 2026 text"]
+    assert [x for x in rating.splitlines() if x.startswith("###")] == rating_file_comments(3)
     copy = interchange.export_trf(tournament, integrity=True)
     assert f"### Result for rating @ Round 1: board 1 {game.white.tpn}-{game.black.tpn} played 1-0, rated 0-1" in copy
     page = chief_client.get(reverse("pairing:round", args=[tournament.slug, 1])).content.decode()
