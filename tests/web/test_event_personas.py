@@ -53,7 +53,7 @@ def _pages(e, open_, entry) -> dict[str, tuple[str, tuple]]:
         "entry form": (reverse("pairing:entry_form", args=[e.slug]), (200, 200, 200, 200, 200)),
         # the private link is the key: whoever holds it reads the entry; a wrong one is a 404
         "entry (its link)": (reverse("pairing:entry_status", args=[e.slug, entry.token]), (200,) * 5),
-        "entry (a wrong link)": (reverse("pairing:entry_status", args=[e.slug, "x" + entry.token[1:]]), (404,) * 5),
+        "entry (a wrong link)": (reverse("pairing:entry_status", args=[e.slug, _other(entry.token)]), (404,) * 5),
         "self check-in (its link)": (reverse("pairing:self_checkin", args=[e.slug, "hall-secret"]), (200,) * 5),
         "self check-in (a guess)": (reverse("pairing:self_checkin", args=[e.slug, "hall-secreT"]), (404,) * 5),
         "check-in": (reverse("pairing:checkin", args=[open_.slug]), (200, 200, 403, LOGIN, LOGIN)),
@@ -63,6 +63,11 @@ def _pages(e, open_, entry) -> dict[str, tuple[str, tuple]]:
         "prizes (not published)": (reverse("pairing:prizes", args=[open_.slug]), (200, 200, 404, 404, 404)),
         "prizes editor": (reverse("pairing:prizes_edit", args=[open_.slug]), (200, 200, 403, LOGIN, LOGIN)),
     }
+
+
+def _other(token: str) -> str:
+    """``token`` with its last character changed (a guess one character off)."""
+    return token[:-1] + ("A" if token[-1] != "A" else "B")
 
 
 def _answer(response) -> int | str:
