@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.utils import translation
 from lxml import html as lxml_html
 
-from pairing.models import Player, Round, Tournament
+from pairing.models import Event, Player, Round, Tournament
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 RU = {"HTTP_ACCEPT_LANGUAGE": "ru"}
@@ -56,12 +56,13 @@ TEXT_ATTRIBUTES = ("title", "placeholder", "aria-label", "alt")
 
 
 def _names() -> set[str]:
-    """Every word of a name the database holds (players, tournaments, places, accounts)."""
+    """Every word of a name the database holds (players, events, tournaments, places, accounts)."""
     from django.contrib.auth import get_user_model
 
     words: set[str] = set()
     rows = [(p.name, p.federation, p.title, p.club) for p in Player.objects.all()]
     rows += [(t.name, t.place, t.slug, t.federation, t.chief_arbiter, t.deputy_arbiters) for t in Tournament.objects.all()]
+    rows += [(e.name, e.place, e.organiser) for e in Event.objects.all()]
     rows += [(u.username,) for u in get_user_model().objects.all()]
     for row in rows:
         for value in row:
