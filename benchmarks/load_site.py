@@ -240,7 +240,7 @@ def results_client(site: Site):
     prepared: dict = {}
 
     def make(i):
-        session = Session(site)
+        session = Session(site, role="arbiter")
         session.login(*site.login)
         with lock:
             if "boards" not in prepared:
@@ -339,10 +339,10 @@ def arbiter_actor(site: Site):
     one; then the next round paired, its draft looked at and published; and so on."""
     args = site.args
     slug = site.slug
+    session = Session(site, role="arbiter")
+    session.login(*site.login)  # before the clock starts, as the clients' sessions are made
 
     def run(tallies, deadline):
-        session = Session(site)
-        session.login(*site.login)
         while not deadline.passed():
             number = current_round(session, slug)
             pending = [action for action, shown in round_boards(session, slug, number, pending=True) if not shown]
@@ -431,6 +431,12 @@ def summary(scenario: str, kind: str, tally: Tally, elapsed: float) -> dict:
     }
 
 
+def app_summary(scenario: str, kind: str, ms: list[float]) -> dict:
+    return {"scenario": scenario, "kind": kind, "requests": len(ms), "p50_ms": round(percentile(ms, 50), 1),
+            "p95_ms": round(percentile(ms, 95), 1), "p99_ms": round(percentile(ms, 99), 1),
+            "max_ms": round(max(ms), 1)}
+
+
 def load_average() -> str:
     try:
         return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -465,6 +471,9 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
                         help="an environment variable for the site (e.g. REDIS_URL=redis://127.0.0.1:6379/0)")
     parser.add_argument("--sqlite-immediate", action="store_true",
                         help="SQLite only: run the site with transaction_mode IMMEDIATE (for comparison)")
+    parser.add_argument("--db-name", metavar="NAME",
+                        help="PostgreSQL: the name of the fresh database (default dubov_load_<pid>); one of that "
+                             "name is dropped first")
     parser.add_argument("--reuse-db", metavar="NAME",
                         help="PostgreSQL: a database prepared earlier (e.g. by --keep or bench_big_field.py --keep), "
                              "migrated and used as it is, never dropped")
@@ -489,6 +498,8 @@ def main(argv: list[str] | None = None) -> int:
     bounded(args.workers, MAX_WORKERS, "--workers")
     if args.players:
         bounded(args.players, MAX_PLAYERS, "--players")
+    if args.db_name and not re.fullmatch(r"[a-z][a-z0-9_]{0,62}", args.db_name):
+        raise SystemExit("load_site: --db-name takes lower-case letters, digits and _")
     if args.reuse_db and args.db != "postgres":
         raise SystemExit("load_site: --reuse-db is for --db postgres")
     if args.sqlite_immediate and args.db != "sqlite":
@@ -502,6 +513,7 @@ def main(argv: list[str] | None = None) -> int:
 
     site = Site(args)
     results = []
+    app_rows = []
     loads = []
     try:
         t0 = time.perf_counter()
@@ -514,6 +526,7 @@ def main(argv: list[str] | None = None) -> int:
         scenarios = ["standings", "results"] if args.scenario == "both" else [args.scenario]
         for name in scenarios:
             before = site.server_errors()
+            offset = site.access_log.stat().st_size if site.access_log.exists() else 0
             loads.append(f"{name}: load average before {load_average()}")
             if name == "crowd":
                 tallies, elapsed = run_clients(args.clients, args.duration, spectator_client(site),
@@ -526,6 +539,9 @@ def main(argv: list[str] | None = None) -> int:
             errors = {k: v - before.get(k, 0) for k, v in after.items() if v > before.get(k, 0)}
             for kind, tally in sorted(tallies.items()):
                 results.append(summary(name, kind, tally, elapsed) | {"server_errors": errors})
+            time.sleep(1.5)  # gunicorn writes its log lines a moment after the answers
+            _, times = site.app_times(offset)
+            app_rows += [app_summary(name, kind, ms) for kind, ms in sorted(times.items())]
     finally:
         site.stop()
 
@@ -540,6 +556,13 @@ def main(argv: list[str] | None = None) -> int:
     for r in results:
         print(f"| {r['scenario']} | {r['kind']} | {r['requests']} | {r['req_per_s']} | {r['p50_ms']} | {r['p95_ms']} "
               f"| {r['p99_ms']} | {r['max_ms']} | {r['http_errors']} | {r['conflicts']} |")
+    if app_rows:
+        print("\nInside the app (gunicorn's access log: the proxy's answers and the clients' own waits left out)")
+        print("| scenario | kind | requests | p50 ms | p95 ms | p99 ms | max ms |")
+        print("|---|---|---:|---:|---:|---:|---:|")
+        for r in app_rows:
+            print(f"| {r['scenario']} | {r['kind']} | {r['requests']} | {r['p50_ms']} | {r['p95_ms']} | {r['p99_ms']} "
+                  f"| {r['max_ms']} |")
     for r in results:
         extra = f", refused {r['refused']}" if r["refused"] else ""
         extra += f", connection failures {r['exceptions']}" if r["exceptions"] else ""
@@ -561,7 +584,7 @@ def main(argv: list[str] | None = None) -> int:
         meta = {"db": db_label, "workers": args.workers, "clients": args.clients, "duration": args.duration,
                 "players": args.players or 40, "played": args.played, "via": via, "think": args.think,
                 "cpus": os.cpu_count(), "load_average": loads, "app": str(args.app or "")}
-        args.json.write_text(json.dumps({"settings": meta, "results": results}, indent=2))
+        args.json.write_text(json.dumps({"settings": meta, "results": results, "app": app_rows}, indent=2))
     return 1 if any(r["http_errors"] or r["refused"] for r in results) else 0
 
 

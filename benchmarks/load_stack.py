@@ -102,6 +102,38 @@ class Site:
         return self.workdir / "gunicorn.log"
 
     @property
+    def access_log(self) -> Path:
+        """gunicorn's access log of the run: each request's time inside the app."""
+        return self.workdir / "app-access.log"
+
+    def _access_log_args(self) -> str:
+        # method|path|status|milliseconds in the app|HX-Request|who|query: what load_site's
+        # app_times() reads (GUNICORN_CMD_ARGS overrides the configuration file)
+        fields = "%(m)s|%(U)s|%(s)s|%(M)s|%({hx-request}i)s|%({x-load-role}i)s|%(q)s"
+        return f"--access-logfile {self.access_log} --access-logformat '{fields}'"
+
+    def app_times(self, start: int = 0) -> tuple[int, dict[str, list[float]]]:
+        """(where the log ends, milliseconds per kind of request) of the requests gunicorn
+        answered from byte ``start`` of its access log on: the app's own time, without the
+        proxy's or the clients' (a crowd of client threads waits for Python's lock too)."""
+        if not self.access_log.exists():
+            return start, {}
+        with self.access_log.open("rb") as log:
+            log.seek(start)
+            data = log.read()
+        times: dict[str, list[float]] = {}
+        for line in data.decode("utf-8", "replace").splitlines():
+            parts = line.split("|", 6)
+            if len(parts) < 7 or not parts[3].isdigit():
+                continue
+            method, path, _, ms, htmx, role, _ = parts
+            kind = request_kind(self.slug, method, path, htmx == "true")
+            if role == "arbiter" and method == "GET":
+                kind = f"arbiter's {kind}"
+            times.setdefault(kind, []).append(float(ms))
+        return start + len(data), times
+
+    @property
     def tls(self) -> bool:
         return self.proxy is not None
 
@@ -164,7 +196,7 @@ class Site:
             return
         import psycopg
 
-        self.pg_name = f"dubov_load_{os.getpid()}"
+        self.pg_name = getattr(self.args, "db_name", None) or f"dubov_load_{os.getpid()}"
         with psycopg.connect(self.args.pg_admin, autocommit=True, connect_timeout=5) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{self.pg_name}" WITH (FORCE)')
             admin.execute(f'CREATE DATABASE "{self.pg_name}"')
@@ -205,7 +237,7 @@ class Site:
         self.server = subprocess.Popen(
             [str(gunicorn), "-c", "docker/gunicorn.conf.py", "arbiter_site.wsgi:application",
              "--log-level", "warning"],
-            cwd=self.app, env=self.env() | {"GUNICORN_BIND": bind}, stdout=subprocess.DEVNULL, stderr=self._log,
+            cwd=self.app, env=self.env() | {"GUNICORN_BIND": bind, "GUNICORN_CMD_ARGS": self._access_log_args()}, stdout=subprocess.DEVNULL, stderr=self._log,
         )
         self.port = self.app_port
         self._wait_for_health("gunicorn", lambda: self.server.poll() is None, self.log_file)
@@ -276,6 +308,25 @@ class Site:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
 
+def request_kind(slug: str, method: str, path: str, htmx: bool) -> str:
+    """The kind of a request as the load test's tallies name it."""
+    if method == "POST":
+        for end, kind in (("/result/", "result"), ("/pair/", "pair"), ("/publish/", "publish"),
+                          ("/accounts/login/", "login")):
+            if path.endswith(end):
+                return kind
+        return "other post"
+    if htmx and path.startswith(f"/t/{slug}/"):
+        return "poll"
+    if path == f"/t/{slug}/":
+        return "home"
+    if path.startswith(f"/t/{slug}/standings/"):
+        return "standings"
+    if path.startswith(f"/t/{slug}/round/"):
+        return "round"
+    return "other"
+
+
 # ---------------------------------------------------------------- HTTP
 
 _TLS = ssl.create_default_context()
@@ -288,9 +339,10 @@ class Session:
     ``source`` is given, so the proxy's per-address limit counts visitors, not the one
     machine running them), and the ETags it has seen, sent back as a browser does."""
 
-    def __init__(self, site: Site, source: str | None = None):
+    def __init__(self, site: Site, source: str | None = None, role: str = ""):
         self.site = site
         self.source = source
+        self.role = role  # sent as X-Load-Role ("arbiter"): the app's access log tells them apart
         self.cookies: dict[str, str] = {}
         self.etags: dict[str, str] = {}
         self.conn = self._connect()
@@ -313,6 +365,8 @@ class Session:
         """(status, headers, text).  ``conditional``: If-None-Match with the ETag last seen
         for this path (a browser's reload, or htmx's request through the browser cache)."""
         headers = self.headers() | dict(extra or {})
+        if self.role:
+            headers["X-Load-Role"] = self.role
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if conditional and path in self.etags:

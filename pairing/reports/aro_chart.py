@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from django.utils.translation import ngettext
 
-from pairing.engine.model import PointSystem, RoundEntry
+from pairing.engine.model import PointSystem, Result, RoundEntry
 
 
 @dataclass(frozen=True)
@@ -47,14 +47,16 @@ def running_figures(
     rating of the opponents of played games, rounded half up; 0 without a game."""
     rounds = max((len(h) for h in histories.values()), default=0)
     out: list[list[tuple[Decimal, int]]] = [[] for _ in range(rounds)]
+    value = {r.value: points.points(r) for r in Result}  # by code: an enum's hash is a Python call
     for history in histories.values():
-        score, total, games = Decimal(0), 0, 0
+        score, total, games, aro = Decimal(0), 0, 0, 0
         for k, e in enumerate(history):
-            score += points.points(e.result)
+            score += value[e.result._value_]
             if e.played:
                 total += ratings[e.opponent]
                 games += 1
-            aro = int((Decimal(total) / games).to_integral_value(ROUND_HALF_UP)) if games else 0
+                # the mean rounded half up, in integers (ratings are not negative)
+                aro = (2 * total + games) // (2 * games)
             out[k].append((score, aro))
     return out
 

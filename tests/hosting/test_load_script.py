@@ -84,3 +84,7 @@ def test_a_short_crowd_run_reports_spectators_and_the_arbiter(tmp_path):
     kinds = {r["kind"]: r for r in json.loads(out.read_text())["results"]}
     assert {"home", "standings", "round", "poll", "result"} <= set(kinds), kinds
     assert kinds["result"]["ok"] > 0 and all(r["http_errors"] == 0 for r in kinds.values())
+    # and the app's own time for what reached it (gunicorn's access log), the arbiter's apart
+    inside = {r["kind"]: r for r in json.loads(out.read_text())["app"]}
+    assert inside["result"]["requests"] > 0 and inside["result"]["p50_ms"] <= inside["result"]["max_ms"]
+    assert "arbiter's round" in inside and "Inside the app" in done.stdout
