@@ -17,7 +17,8 @@ and ``pairing/tiebreak_data.py`` (the standings the checker recomputes), none of
 Django (``tests/engine/test_independence.py``); the README for arbiters and rating officers
 (``fide-pairings/README.md``, the wheel's description); and ``pairing/engine/_build.py`` with
 the commit the files were built from.  ``scripts/build_checker.py`` (``make checker``) writes
-both into ``dist/``; the app serves the same files at ``/checker/`` (:mod:`pairing.views.checker`).
+both into ``dist/``; the app builds the same files from its own code and serves them at
+``/checker/`` (:mod:`pairing.views.checker`).
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ console()
 class Built:
     name: str
     data: bytes
+    commit: str = ""  # the commit it was built from ('' when unknown)
 
 
 def wheel_name() -> str:
@@ -114,7 +116,6 @@ def _metadata(readme: str) -> str:
         ("Name", version.DISTRIBUTION),
         ("Version", version.VERSION),
         ("Summary", SUMMARY),
-        ("License", "Free to use, copy and run for checking tournaments"),
         ("Classifier", "Programming Language :: Python :: 3"),
         ("Classifier", "Operating System :: OS Independent"),
         ("Classifier", "Topic :: Games/Entertainment :: Board Games"),
@@ -147,7 +148,7 @@ def build_wheel(sha: str | None = None) -> Built:
     ]
     record = "".join(_record_line(n, d) for n, d in entries) + f"{info}/RECORD,,\n"
     entries.append((f"{info}/RECORD", record.encode()))
-    return Built(wheel_name(), _zip(entries))
+    return Built(wheel_name(), _zip(entries), sha)
 
 
 def build_zipapp(sha: str | None = None) -> Built:
@@ -156,4 +157,4 @@ def build_zipapp(sha: str | None = None) -> Built:
     sha = commit() if sha is None else sha
     entries = sorted([*sources(), _build_module(sha), ("__main__.py", ZIPAPP_MAIN.encode()),
                       ("README.md", README.read_bytes())])
-    return Built(zipapp_name(), _zip(entries, prefix=b"#!/usr/bin/env python3\n"))
+    return Built(zipapp_name(), _zip(entries, prefix=b"#!/usr/bin/env python3\n"), sha)

@@ -38,6 +38,7 @@ CHAPTERS: list[tuple[str, str]] = [
     ("hall", _("Check-in and the hall's paperwork")),
     ("prizes", _("Categories, clubs and prizes")),
     ("fide-mode", _("FIDE mode, warnings and pairing-integrity events")),
+    ("checker", _("The free checker (fide-pairings)")),
     ("trust", _("Two arbiters at once, the audit trail, logins")),
     ("hosting", _("Hosting, backups and upgrades")),
 ]
@@ -96,6 +97,8 @@ PAGE_CHAPTER = {
     "fide_mode_leave": "fide-mode",
     "integrity_undo": "fide-mode",
     "check_tournament": "fide-mode",
+    "checker": "checker",
+    "checker_file": "checker",
     "job": "fide-mode",
     "job_answer": "import-export",
     "health": "hosting",

@@ -64,6 +64,7 @@ def run(job: Job, progress: Progress) -> dict:
     standings: list[str] = []
     output: list[str] = []
     summary = ""
+    checker = ""  # the checker's first line: which checker, which release, which matching
     current: list[str] | None = None
     with tempfile.TemporaryDirectory(prefix="dubov-check-") as tmp:
         path = Path(tmp) / f"{t.slug}.trf"
@@ -75,6 +76,9 @@ def run(job: Job, progress: Progress) -> dict:
             for raw in proc.stdout:
                 line = raw.rstrip("\n").replace(str(path), path.name)
                 output.append(line)
+                if line.startswith("checker: ") and not checker:
+                    checker = line[len("checker: "):]
+                    continue
                 found = _ROUND.match(line)
                 if found:
                     number = int(found.group(1))
@@ -104,6 +108,8 @@ def run(job: Job, progress: Progress) -> dict:
         "standings": standings,
         "summary": summary,
         "command": shown_command(t),
+        "free_command": f"fide-pairings --{t.system} {t.slug}.trf -c",
+        "checker": checker,
         "output": kept[:OUTPUT_KEPT],
         "cut": len(kept) > OUTPUT_KEPT,
     }

@@ -1,6 +1,7 @@
 """Views: check access, call a service (changes) or a report (reads), render.  One module per area."""
 
 from .audit import audit_trail
+from .checker import checker, checker_file
 from .checkin import checkin, checkin_close, self_checkin
 from .display import density
 from .entries import entry_form, entry_status, event_entries
@@ -57,6 +58,8 @@ from .tournaments import (
 )
 
 __all__ = [
+    "checker",
+    "checker_file",
     "checkin",
     "checkin_close",
     "self_checkin",

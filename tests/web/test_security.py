@@ -24,6 +24,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from pairing import distribution
 from pairing import urls as pairing_urls
 from pairing.models import DeputyInvitation, ForbiddenPair, Tournament
 from pairing.services import rounds
@@ -33,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Read-only pages anyone may GET (for a public tournament); they refuse POST.
 PUBLIC = {"health", "help_index", "help_chapter", "tournament", "round", "standings", "standings_csv", "crosstable", "aro", "player_card",
-          "front_page", "event", "entry_status", "dashboard", "prizes"}  # the root: the front page for visitors (issue 37)
+          "front_page", "event", "entry_status", "dashboard", "prizes",  # the root: the front page for visitors (issue 37)
+          "checker", "checker_file"}  # the free checker: its page and files, for rating officers too (issue 35)
 # Pages of the signed-in user's own: no tournament in the address.
 ACCOUNT = {"tournament_create", "invitation_answer", "job", "job_answer", "event_create"}
 # Forms anyone may send (with a CSRF token): an event's online entry form (issue 37;
@@ -94,6 +96,8 @@ def address(name: str, t: Tournament) -> str:
             kwargs["secret"] = "no-such-secret"
         elif param == "kind":
             kwargs["kind"] = "slips"
+        elif param == "name":
+            kwargs["name"] = distribution.zipapp_name()
         else:  # pragma: no cover - a new kind of address: teach the test about it
             pytest.fail(f"route {name}: no test value for <{param}>")
     return reverse(f"pairing:{name}", kwargs=kwargs)
@@ -156,7 +160,8 @@ def test_arbiter_pages_send_anonymous_visitors_to_the_login_page(anon_client, sc
     assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
 
 
-@pytest.mark.parametrize("name", sorted(PUBLIC - {"health", "tournament", "help_index", "help_chapter", "front_page", "dashboard"}))
+@pytest.mark.parametrize("name", sorted(PUBLIC - {"health", "tournament", "help_index", "help_chapter", "front_page", "dashboard",
+                                                   "checker", "checker_file"}))
 def test_public_pages_of_a_private_tournament_are_404_for_anonymous_visitors(anon_client, scene, name):
     assert anon_client.get(address(name, scene)).status_code == 404
 

@@ -40,7 +40,7 @@ CODES = set(
     HTMX HTTPS XML TXT ZIP XLS XLSX ODS PDF No ID FED XXZ XXS XXA TOP
     B1 B2 B3 B4 B5 B6 B7 B8 B9 C1 C2 C3 C4 C5 C6 C7 C8 C9 C10 C11 C12 C13 C14 C15 C16 C17 C18 C19
     A1 A2 A3 A4 A5 A6 A7 A8 A9 S1 S2 T1 T2 Q W D L F H U Z B P X
-    Dubov arbiter MaxT max dp Cut Median Jane Doe Carlsen Magnus
+    Dubov arbiter MaxT max dp Cut Median Jane Doe Carlsen Magnus Python
     """.split()
 )
 # Technical text that is the same in every language: commands, file names, list keys,
