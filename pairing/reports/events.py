@@ -14,6 +14,11 @@ from ..models import Event, Player, RoundStatus, Tournament
 
 RECENT_DAYS = 60
 RECENT_SHOWN = 20
+# the front page is computed again after every change of any public section (a result
+# anywhere): its size, hence its time, is bounded; the events past these are found by
+# the search (benchmarks/bench_front_page.py)
+CURRENT_SHOWN = 50
+COMING_SHOWN = 30
 FOUND_SHOWN = 50
 
 
@@ -88,12 +93,15 @@ class FrontPage:
     current: list[EventLine]
     coming: list[EventLine]
     recent: list[EventLine]
+    more_current: int = 0  # events on now not shown (past CURRENT_SHOWN)
+    more_coming: int = 0
 
 
 def front_page(today: datetime.date | None = None) -> FrontPage:
     """The public events: on now (started, not ended; an event without dates counts as on
-    while it has a section), coming (starting later), and recent (ended within
-    RECENT_DAYS, newest first, RECENT_SHOWN at most)."""
+    while it has a section; CURRENT_SHOWN at most), coming (starting later, the nearest
+    COMING_SHOWN), and recent (ended within RECENT_DAYS, newest first, RECENT_SHOWN at
+    most), with how many on now and coming are not shown."""
     today = today or timezone.localdate()
     public = Event.objects.public()
     current = public.filter(
@@ -102,7 +110,10 @@ def front_page(today: datetime.date | None = None) -> FrontPage:
     coming = public.filter(start_date__gt=today).order_by("start_date", "name")
     recent = public.filter(end_date__lt=today, end_date__gte=today - datetime.timedelta(days=RECENT_DAYS)).order_by(
         "-end_date", "name")[:RECENT_SHOWN]
-    return FrontPage(_lines(current), _lines(coming), _lines(recent))
+    more_current = max(0, current.count() - CURRENT_SHOWN)
+    more_coming = max(0, coming.count() - COMING_SHOWN)
+    return FrontPage(_lines(current[:CURRENT_SHOWN]), _lines(coming[:COMING_SHOWN]), _lines(recent),
+                     more_current, more_coming)
 
 
 def front_page_version(today: datetime.date | None = None) -> str:

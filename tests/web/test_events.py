@@ -161,3 +161,24 @@ def test_the_front_page_is_served_from_the_cache_until_an_event_changes(anon_cli
 def test_a_signed_in_arbiter_keeps_the_dashboard_at_the_root(chief_client, weekend):
     page = chief_client.get("/").content.decode()
     assert 'id="new-event"' in page and "Club Weekend" in page
+
+
+def test_the_front_page_shows_a_bounded_number_of_events_and_says_how_many_more(anon_client, weekend, chief,
+                                                                                 monkeypatch):
+    """Its time is bounded (it is computed again after any public change): past the limit
+    the page says how many more events there are, found by the search."""
+    import datetime
+
+    from pairing.reports import events as report
+
+    monkeypatch.setattr(report, "COMING_SHOWN", 2)
+    later = datetime.date.today() + datetime.timedelta(days=10)
+    for i in range(4):
+        t = Tournament.objects.create(slug=f"coming-{i}", name=f"Coming Cup {i}", owner=chief, public=True)
+        Event.objects.filter(pk=t.event_id).update(start_date=later + datetime.timedelta(days=i), end_date=later +
+                                                   datetime.timedelta(days=i))
+    page = anon_client.get("/").content.decode()
+    coming = page[page.index('id="coming"'):page.index('id="recent"')]
+    assert "Coming Cup 0" in coming and "Coming Cup 1" in coming and "Coming Cup 3" not in coming
+    assert "And 2 more events: find them by their name or place above." in coming
+    assert "Coming Cup 3" in anon_client.get("/?q=coming cup 3").content.decode()
