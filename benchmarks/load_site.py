@@ -431,6 +431,21 @@ def summary(scenario: str, kind: str, tally: Tally, elapsed: float) -> dict:
     }
 
 
+def warm_up(site: Site) -> list[tuple[str, float]]:
+    """The spectators' pages asked once each, as a visitor: (path, seconds)."""
+    visitor = Session(site)
+    done = []
+    for path in (f"/t/{site.slug}/", f"/t/{site.slug}/standings/", "round"):
+        if path == "round":  # the round in play, read from the home page (in the cache now)
+            path = f"/t/{site.slug}/round/{current_round(visitor, site.slug)}/"
+        start = time.perf_counter()
+        status, _, _ = visitor.send("GET", path)
+        if status != 200:
+            raise SystemExit(f"load_site: warming up, {path} answered HTTP {status}")
+        done.append((path, time.perf_counter() - start))
+    return done
+
+
 def app_summary(scenario: str, kind: str, ms: list[float]) -> dict:
     return {"scenario": scenario, "kind": kind, "requests": len(ms), "p50_ms": round(percentile(ms, 50), 1),
             "p95_ms": round(percentile(ms, 95), 1), "p99_ms": round(percentile(ms, 99), 1),
@@ -480,6 +495,9 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--slug", help="with --reuse-db: the tournament (default load-open)")
     parser.add_argument("--user", help="with --reuse-db: the arbiter's account (default the demo's)")
     parser.add_argument("--password", help="with --reuse-db: its password")
+    parser.add_argument("--warm", action="store_true",
+                        help="before the clock starts, ask for the home page, the standings and the round in play "
+                             "once each as a visitor (the figures then start from a warm cache)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--keep", action="store_true", help="keep the database and folder afterwards")
     parser.add_argument("--app", type=Path, metavar="DIR",
@@ -523,6 +541,9 @@ def main(argv: list[str] | None = None) -> int:
         front = f"nginx (TLS) on {args.host}:{site.port} -> " if site.tls else ""
         print(f"{front}gunicorn on {args.host}:{site.app_port}, {args.workers} workers; "
               f"{args.clients} clients x {args.duration:g} s per scenario", flush=True)
+        if args.warm:
+            for path, seconds in warm_up(site):
+                print(f"warm-up: {path} answered in {seconds:.1f} s", flush=True)
         scenarios = ["standings", "results"] if args.scenario == "both" else [args.scenario]
         for name in scenarios:
             before = site.server_errors()
@@ -583,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         meta = {"db": db_label, "workers": args.workers, "clients": args.clients, "duration": args.duration,
                 "players": args.players or 40, "played": args.played, "via": via, "think": args.think,
-                "cpus": os.cpu_count(), "load_average": loads, "app": str(args.app or "")}
+                "cpus": os.cpu_count(), "load_average": loads, "app": str(args.app or ""), "warm": args.warm}
         args.json.write_text(json.dumps({"settings": meta, "results": results, "app": app_rows}, indent=2))
     return 1 if any(r["http_errors"] or r["refused"] for r in results) else 0
 

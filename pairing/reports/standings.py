@@ -138,6 +138,25 @@ def ranked(t: Tournament, rounds: int | None = None, order_ties: bool = True) ->
     return through_round(t, f"ranked-{int(order_ties)}", rounds, lambda: _ranked(t, rounds, order_ties))
 
 
+def points_before(t: Tournament, number: int) -> dict[int, str] | None:
+    """Every player's points before round ``number`` as the tables write them (player id
+    -> "1.5"), for the pairing list's Pts columns: computed once per round and shared by
+    every page of the list and every request until something in rounds 1..``number`` - 1
+    changes (results entered in round ``number`` change nothing here).  None when an
+    earlier round has a board without a result (the caller reads its page's players)."""
+    from ..computed import through_round
+
+    def compute():
+        try:
+            hist = histories(t, number - 1)
+        except ValueError:
+            return None
+        ps = point_system(t)
+        return {pk: figure(sum((ps.points(e.result) for e in h), Decimal(0)), 1) for pk, h in hist.items()}
+
+    return through_round(t, "points-before", number - 1, compute)
+
+
 def _ranked(t: Tournament, rounds: int, order_ties: bool) -> Ranked:
     from .. import tiebreaks as tb
     from . import rating_change

@@ -43,8 +43,9 @@ def engine_system(t: Tournament) -> System:
     return {"dutch": System.DUTCH, "burstein": System.BURSTEIN}.get(t.system, System.DUBOV)
 
 
-# Up to this many players, histories() reads their games only (by their ids)
-_FEW_PLAYERS = 200
+# Up to this many players, histories() reads their games only (by their ids); past it, the
+# tournament's games without a list of ids in the query
+_FEW_PLAYERS = 1000
 
 
 def histories(t: Tournament, up_to: int, players: list[Player] | None = None) -> dict[int, list[RoundEntry]]:

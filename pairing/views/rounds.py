@@ -25,7 +25,7 @@ from ..models import (
     stale_form,
 )
 from ..reports.pairing_list import not_paired
-from ..reports.standings import adjourned_text, figure, open_adjourned
+from ..reports.standings import adjourned_text, figure, open_adjourned, points_before
 from ..services import acceleration, manual
 from ..services.players import set_byes, set_byes_grid
 from ..services.results import closed_before, correct_for_rating, record_result
@@ -277,13 +277,15 @@ def _annotate_scores(t, rnd: Round, games: list, players: list | None = None, sn
     these, when one row is redrawn; ``snapshot``: the histories already built)."""
     if not games:
         return
-    if snapshot is not None:
-        hist = {p.id: p.history for p in snapshot.players}
-    else:
-        hist = histories(t, rnd.number - 1, players)
-    ps = point_system(t)
     # as text, like every score in the tables: 0, 1, 1.5 (not 0.0 beside 1)
-    scores = {pk: figure(sum((ps.points(e.result) for e in h), Decimal(0)), 1) for pk, h in hist.items()}
+    scores = points_before(t, rnd.number) if snapshot is None and len(games) > 1 else None
+    if scores is None:  # a draft's own histories, one row redrawn, or an earlier round unfinished
+        if snapshot is not None:
+            hist = {p.id: p.history for p in snapshot.players}
+        else:
+            hist = histories(t, rnd.number - 1, players)
+        ps = point_system(t)
+        scores = {pk: figure(sum((ps.points(e.result) for e in h), Decimal(0)), 1) for pk, h in hist.items()}
     # Baku acceleration: the virtual points the round was paired with, beside the points
     virtual = acceleration.round_virtual_points(t, rnd.number)
     for g in games:

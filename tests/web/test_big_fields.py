@@ -139,6 +139,35 @@ def test_any_change_but_a_later_result_recomputes_them(anon_client, chief, big, 
     assert len(calls) == 3
 
 
+def white_points(html: str, board: int) -> str:
+    """The Pts cell of White on ``board`` of a pairing list (the fifth cell of the row)."""
+    row = html.split(f'id="board-{board}"', 1)[1].split("</tr>", 1)[0]
+    return re.sub(r"<[^>]+>", "", row.split("<td")[5].split("</td>", 1)[0].split(">", 1)[1]).strip()
+
+
+def test_the_pairing_lists_points_are_read_once_a_round_for_every_page(anon_client, chief, big, monkeypatch):
+    """The points before round 3 on its pairing list: one pass over the histories for
+    every page of the list, kept across the results of round 3, computed again after a
+    correction in round 2 (whose points they show)."""
+    calls = []
+    real = standings_report.histories
+    monkeypatch.setattr(standings_report, "histories", lambda *a, **k: calls.append(a[1]) or real(*a, **k))
+    url = reverse("pairing:round", args=[big.slug, 3])
+    first = anon_client.get(url).content.decode()
+    assert anon_client.get(url + "?page=2").status_code == 200
+    for g in Game.objects.filter(round__tournament=big, round__number=3).order_by("board")[:3]:
+        record_result(g, GameResult.DRAW, chief)
+    assert anon_client.get(url)["X-Cache"] == "miss" and calls == [2]
+    board = Game.objects.get(round__tournament=big, round__number=3, board=1)
+    earlier = Game.objects.filter(round__tournament=big, round__number=2).filter(white=board.white_id).first() or \
+        Game.objects.get(round__tournament=big, round__number=2, black=board.white_id)
+    wins = GameResult.WHITE_WINS if earlier.white_id == board.white_id else GameResult.BLACK_WINS
+    loses = GameResult.BLACK_WINS if wins == GameResult.WHITE_WINS else GameResult.WHITE_WINS
+    record_result(earlier, loses if earlier.result == wins else wins, chief, confirmations=2)
+    after = anon_client.get(url).content.decode()
+    assert len(calls) == 2 and white_points(after, 1) != white_points(first, 1)
+
+
 # ------------------------------------------------------------------ the arbiter's pages
 
 

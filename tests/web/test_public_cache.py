@@ -72,16 +72,58 @@ def public_pages(t) -> list[str]:
 
 
 def test_the_cache_is_the_one_the_environment_names():
-    """The database cache by default; REDIS_URL switches to Redis with nothing else
-    changed (this module runs a second time in CI with it)."""
+    """The database cache by default; REDIS_URL (MEMCACHED_URL) switches to Redis
+    (Memcached) with nothing else changed (this module runs a second time in CI with
+    REDIS_URL)."""
     backend = settings.CACHES["default"]["BACKEND"]
-    if os.environ.get("REDIS_URL"):
-        assert backend == "django.core.cache.backends.redis.RedisCache"
+    if os.environ.get("REDIS_URL") or os.environ.get("MEMCACHED_URL"):
+        assert backend.endswith(".RedisCache" if os.environ.get("REDIS_URL") else ".PyMemcacheCache")
         assert cache.get("never-set") is None
-        cache.set("redis-answers", 1, 5)
-        assert cache.get("redis-answers") == 1
+        cache.set("server-answers", 1, 5)
+        assert cache.get("server-answers") == 1
     else:
         assert backend == "django.core.cache.backends.db.DatabaseCache"
+
+
+@pytest.mark.parametrize(
+    ("variables", "backend", "location"),
+    [
+        ({}, "django.core.cache.backends.db.DatabaseCache", "dubov_cache"),
+        ({"REDIS_URL": "redis://cache.internal:6379/2"}, "django.core.cache.backends.redis.RedisCache",
+         "redis://cache.internal:6379/2"),
+        ({"MEMCACHED_URL": "memcached://cache.internal:11211"},
+         "django.core.cache.backends.memcached.PyMemcacheCache", "cache.internal:11211"),
+    ],
+)
+def test_several_web_machines_share_a_cache_named_by_one_variable(monkeypatch, variables, backend, location):
+    """docs/scaling.md: the database by default; REDIS_URL or MEMCACHED_URL moves the cache
+    to a server every web machine reaches, and nothing else changes."""
+    from arbiter_site.settings import cache_settings
+
+    for name in ("REDIS_URL", "MEMCACHED_URL"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    default = cache_settings()["default"]
+    assert (default["BACKEND"], default["LOCATION"]) == (backend, location)
+
+
+@pytest.mark.parametrize(
+    "variables",
+    [{"REDIS_URL": "redis://a:6379/0", "MEMCACHED_URL": "memcached://b:11211"}, {"REDIS_URL": "http://a:6379"},
+     {"MEMCACHED_URL": "tcp://b:11211"}],
+)
+def test_a_cache_variable_that_cannot_work_stops_the_start(monkeypatch, variables):
+    from django.core.exceptions import ImproperlyConfigured
+
+    from arbiter_site.settings import cache_settings
+
+    for name in ("REDIS_URL", "MEMCACHED_URL"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(ImproperlyConfigured):
+        cache_settings()
 
 
 def test_every_public_page_comes_from_the_cache_the_second_time(anon_client, live):
