@@ -135,7 +135,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tracemalloc", action="store_true", help="also measure Python allocations (slower)")
     ap.add_argument("--timeout", type=float, default=900, help="seconds per case")
     ap.add_argument("-o", "--output", help="also write the table to this file")
-    ap.add_argument("--system", choices=["dubov", "dutch"], default="dubov", help="the pairing system")
+    ap.add_argument("--system", choices=["dubov", "dutch", "burstein"], default="dubov",
+                    help="the pairing system (burstein: rounds 1-4 of the 11 declared are its seeding rounds, "
+                         "paired by the Dutch engine)")
     ap.add_argument("--one", type=int, nargs=2, metavar=("PLAYERS", "ROUND"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:

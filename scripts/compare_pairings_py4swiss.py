@@ -1,5 +1,6 @@
 """Compare our Dubov pairings with py4swiss (PyPI, its ``dubov`` engine) round by round on
-generated tournaments: the start of the checklist's Q33 campaign.
+generated tournaments: the start of the checklist's Q33 campaign; with ``--system
+burstein`` our Burstein pairings with its ``burstein`` engine (issue 40).
 
 Not part of the test suite; the figures go into docs/validation.md.  py4swiss is not a
 dependency of the app: install it in a virtual environment of its own and give its
@@ -8,6 +9,14 @@ command::
     python scripts/compare_pairings_py4swiss.py --python /tmp/p4venv/bin/python --seed 7 \
         --start 0 --count 5000 --json p4-0.json [--check-worker 20] [--keep DIR]
     python scripts/compare_pairings_py4swiss.py --merge p4-*.json
+    python scripts/compare_pairings_py4swiss.py --system burstein --python /work/oracles/py4venv/bin/python \
+        --seed 40 --start 0 --count 1000 --json bu-0.json
+
+Burstein: the tournaments are drawn as for Dubov (the same sequence of a seed) but every
+round is paired by our Burstein engine (its seeding rounds by our Dutch engine), and
+py4swiss's ``burstein`` engine pairs each round; a differing round is classified by
+scripts/burstein_triage.py (py4swiss's readings switched on in our engine, then the rules'
+measures and the literal enumerator).
 
 py4swiss runs in one long-lived process of its own Python (scripts/py4swiss_worker.py:
 about 0.07 s a round instead of 0.3 s); ``--check-worker N`` also runs its command
@@ -37,11 +46,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from pairing.engine import System  # noqa: E402
 from pairing.engine.__main__ import _pair_from_file  # noqa: E402
 from pairing.engine.trf import parse_trf  # noqa: E402
 from pairing.engine.trf.writer import dump_trf, tournament_from_snapshot  # noqa: E402
 from scripts.generated import generate as _generate  # noqa: E402
-from scripts.pairing_triage import classify  # noqa: E402
+from scripts.pairing_triage import classify as classify_dubov  # noqa: E402
 
 
 def options(rng: random.Random) -> list[str]:
@@ -58,8 +68,8 @@ def options(rng: random.Random) -> list[str]:
     ]
 
 
-def generate(path: Path, rng: random.Random) -> None:
-    _generate(path, options(rng))
+def generate(path: Path, rng: random.Random, system: str = "dubov") -> None:
+    _generate(path, options(rng), system)
 
 
 def for_py4swiss(text: str) -> str:
@@ -105,7 +115,8 @@ def file_round(t, k: int) -> tuple[set[tuple[int, int]], int | None]:
 class Py4swiss:
     """py4swiss in one process of its own Python (scripts/py4swiss_worker.py)."""
 
-    def __init__(self, python: str, command: str | None):
+    def __init__(self, python: str, command: str | None, engine: str = "dubov"):
+        self.engine = engine
         self.command = command or str(Path(python).with_name("py4swiss"))
         self.proc = subprocess.Popen([python, str(Path(__file__).with_name("py4swiss_worker.py"))],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -113,7 +124,7 @@ class Py4swiss:
     def pair(self, view: Path, out: Path, check: bool) -> str:
         """Pair ``view`` into ``out``; '' or why py4swiss failed."""
         assert self.proc.stdin and self.proc.stdout
-        argv = ["py4swiss", "-t", str(view), "-e", "dubov", "-p", str(out)]
+        argv = ["py4swiss", "-t", str(view), "-e", self.engine, "-p", str(out)]
         self.proc.stdin.write(json.dumps({"argv": argv}) + "\n")
         self.proc.stdin.flush()
         reply = json.loads(self.proc.stdout.readline() or '{"ok": false, "err": "the worker stopped"}')
@@ -136,12 +147,13 @@ class Py4swiss:
 def count(view: Path, kind: str, tally: Counter, examples: list[str]) -> None:
     """Count a differing round by its kind; the first ones, and every one to be read, are
     listed with their file."""
-    tally[kind] += 1
+    tally[kind.split(" | ")[0]] += 1  # "kind | detail": counted by its kind, listed with its detail
     if len(examples) < 40 or "OURS" in kind or "read" in kind:
         examples.append(f"{view.name}: {kind}")
 
 
-def compare_round(t, k: int, view: Path, out: Path, failure: str, tally: Counter, examples: list[str]) -> bool:
+def compare_round(t, k: int, view: Path, out: Path, failure: str, tally: Counter, examples: list[str],
+                  classify=classify_dubov, snapshot=None) -> bool:
     """Count round ``k``; True when it is identical."""
     tally["rounds"] += 1
     if failure or not out.exists():
@@ -162,14 +174,24 @@ def compare_round(t, k: int, view: Path, out: Path, failure: str, tally: Counter
     else:
         # triaged by the rules' measures (scripts/pairing_triage.py); py4swiss's defect F1
         # is "PAB: theirs to the player with fewer games (2.1.4)"
-        count(view, classify(ours, theirs, t.snapshot(k)), tally, examples)
+        count(view, classify(ours, theirs, snapshot if snapshot is not None else t.snapshot(k)), tally, examples)
     return False
 
 
-KEPT_AS_IS = ("rounds", "identical", "tournaments", "py4swiss failed", "py4swiss found no pairing")
+KEPT_AS_IS = ("rounds", "identical", "tournaments", "py4swiss failed", "py4swiss found no pairing",
+              "seeding rounds", "seeding rounds identical")
+_SYSTEMS = {"dubov": System.DUBOV, "burstein": System.BURSTEIN}
 
 
-def retriage(folder: Path, figures: Path) -> int:
+def _classifier(system: str):
+    if system == "burstein":
+        from scripts.burstein_triage import classify as classify_burstein
+
+        return classify_burstein
+    return classify_dubov
+
+
+def retriage(folder: Path, figures: Path, classify=classify_dubov, system: str = "dubov") -> int:
     """Classify a finished run's differing rounds again (their files are in ``folder``: the
     round's TRF and py4swiss's pairing) and rewrite the run's figures.  Our pairing of a
     round is the engine's on that round's file, the same as in the generated tournament."""
@@ -184,7 +206,7 @@ def retriage(folder: Path, figures: Path) -> int:
             continue  # failed or no pairing: counted as it was
         t = parse_trf(view.read_text())
         k = int(view.stem.rsplit("-r", 1)[1])
-        snapshot, pairing = _pair_from_file(t, str(view), k)
+        snapshot, pairing = _pair_from_file(t, str(view), k, _SYSTEMS[system])
         ours = ({(b.white, b.black) for b in pairing.boards}, pairing.bye)
         count(view, classify(ours, pairs_of(lines), snapshot), tally, examples)
     differing = sum(v for k, v in tally.items() if k not in KEPT_AS_IS)
@@ -198,6 +220,8 @@ def retriage(folder: Path, figures: Path) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--system", choices=("dubov", "burstein"), default="dubov",
+                    help="the system our generator pairs with and py4swiss's engine (default dubov)")
     ap.add_argument("--python", help="the Python of py4swiss's virtual environment")
     ap.add_argument("--py4swiss", help="its command, for --check-worker (default: beside --python)")
     ap.add_argument("--seed", type=int, default=1)
@@ -215,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.retriage:
         if not args.json:
             ap.error("--retriage needs the run's --json")
-        return retriage(args.retriage, args.json)
+        return retriage(args.retriage, args.json, _classifier(args.system), args.system)
     if args.merge:
         tally: Counter = Counter()
         for path in args.merge:
@@ -231,18 +255,26 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     tally = Counter()
     examples: list[str] = []
-    engine = Py4swiss(args.python, args.py4swiss)
+    engine = Py4swiss(args.python, args.py4swiss, args.system)
+    classify = _classifier(args.system)
+    system = _SYSTEMS[args.system]
     try:
         for n in range(args.start, args.start + args.count):
             path = work / f"t{n:05d}.trf"
-            generate(path, rng)
+            generate(path, rng, args.system)
             t = parse_trf(path.read_text())
             for k in range(1, t.rounds_played() + 1):
+                snapshot = t.snapshot(k, system=system)
                 view = work / f"t{n:05d}-r{k}.trf"
-                view.write_text(for_py4swiss(dump_trf(tournament_from_snapshot(t.snapshot(k), name=path.name))))
+                view.write_text(for_py4swiss(dump_trf(tournament_from_snapshot(snapshot, name=path.name))))
                 out = work / f"t{n:05d}-r{k}.p4"
                 failure = engine.pair(view, out, n - args.start < args.check_worker)
-                if compare_round(t, k, view, out, failure, tally, examples):
+                seeding = system is System.BURSTEIN and k <= min(snapshot.total_rounds // 2, 4)
+                if seeding:
+                    tally["seeding rounds"] += 1
+                if compare_round(t, k, view, out, failure, tally, examples, classify, snapshot):
+                    if seeding:
+                        tally["seeding rounds identical"] += 1
                     view.unlink()
                     out.unlink(missing_ok=True)
             path.unlink()
@@ -255,7 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     for line in examples:
         print("  " + line)
     if args.json:
-        args.json.write_text(json.dumps({"seed": args.seed, "start": args.start, "count": args.count,
+        args.json.write_text(json.dumps({"system": args.system, "seed": args.seed, "start": args.start,
+                                         "count": args.count,
                                          "tally": dict(tally), "examples": examples}, indent=1))
     print(f"files in {work}")
     return 0

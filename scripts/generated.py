@@ -12,10 +12,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pairing.engine.__main__ import main as engine_main  # noqa: E402
 
 
-def generate(path: Path, options: list[str]) -> None:
-    """Write a generated tournament to ``path`` (``options``: the engine's ``-g`` flags);
+def generate(path: Path, options: list[str], system: str = "dubov") -> None:
+    """Write a generated tournament to ``path`` (``options``: the engine's ``-g`` flags;
+    ``system``: the system that pairs every round, ``dubov``, ``dutch`` or ``burstein``);
     the seed the generator prints on standard error is not shown."""
-    args = ["--dubov", "-g", *options, "-o", str(path)]
+    args = [f"--{system}", "-g", *options, "-o", str(path)]
     with open(os.devnull, "w") as quiet, contextlib.redirect_stderr(quiet):
         code = engine_main(args)
     if code:
