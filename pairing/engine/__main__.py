@@ -384,10 +384,20 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m pairing.engin
         return EXIT_OK
 
 
+def _tolerant_output() -> None:
+    """A character the output cannot carry (a Windows code page, a file in the locale's
+    encoding) is written escaped instead of stopping the program with a trace."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def console() -> None:
     """The ``fide-pairings`` command of the checker's wheel and single-file program."""
+    _tolerant_output()
     sys.exit(main(prog=version.DISTRIBUTION))
 
 
 if __name__ == "__main__":
+    _tolerant_output()
     sys.exit(main())

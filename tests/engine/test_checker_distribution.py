@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import importlib.util
 import subprocess
 import sys
 import zipfile
@@ -21,9 +22,10 @@ from pairing.engine import version
 from pairing.engine.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from checker_smoke import smoke  # noqa: E402
+_spec = importlib.util.spec_from_file_location("checker_smoke", ROOT / "scripts" / "checker_smoke.py")
+_smoke = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_smoke)
+smoke = _smoke.smoke
 
 BARE = [sys.executable, "-I", "-S"]  # no site-packages: no Django, no rustworkx
 NAME = f"{version.DISTRIBUTION} {version.VERSION}"
@@ -115,3 +117,17 @@ def test_the_wheel_installed_by_pip_runs_without_django(built, tmp_path):
 def test_the_readme_names_the_files_of_this_release():
     text = distribution.README.read_text(encoding="utf-8")
     assert f"fide-pairings-{version.VERSION}.pyz" in text and distribution.wheel_name() in text
+
+
+def test_a_name_the_output_cannot_carry_is_escaped_not_a_trace(built, tmp_path):
+    """Output in an encoding without the file's letters (a Windows code page; here ASCII):
+    the checker escapes them and finishes."""
+    lines = [f"001 {pid:4d}      {'Player ' + str(pid):<33} {rating:4d}".ljust(91) + f"{opp:4d} {c} {r}"
+             for pid, rating, opp, c, r in ((1, 2400, 2, "w", "1"), (2, 2300, 1, "b", "0"))]
+    path = tmp_path / "named.trf"
+    path.write_text("\n".join(lines) + "\nXXR 3\nXXC white1\n### Paired by: Pr\u00f3gram 2: round 1\n", encoding="utf-8")
+    env = {"PYTHONIOENCODING": "ascii", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-S", str(built["pyz"]), "--dubov", str(path), "-c"], capture_output=True,
+                          env=env)
+    assert done.returncode == 0, done.stderr
+    assert b"the file says: Paired by: Pr\\xf3gram 2: round 1" in done.stdout
