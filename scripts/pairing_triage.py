@@ -6,7 +6,8 @@ An absolute criterion broken first (C1 meeting again, the colour limits), then t
 (C2 eligibility, 2.1.3 lowest score, 2.1.4 most games, 2.1.5 lowest ranked), then bracket
 by bracket from the top (2.2.2, 3.3: the first bracket whose pairs differ decides) the
 number of upfloaters (C5), their scores (C6), the colour preferences granted (C7), the
-maximum upfloaters (C8) and the upfloaters of the previous round (C10); same pairs with
+maximum upfloaters (C8), the times those have been upfloated (C9) and the upfloaters of the
+previous round (C10); same pairs with
 other colours by the colour rule that decides them (5.2.1-5.2.5).  A kind that starts
 with "OURS" is a round where ours measures worse: read by hand.
 """
@@ -83,13 +84,14 @@ def classify(ours, theirs, snapshot=None) -> str:
             better = a["scores"][group] < b["scores"][group]
             return "theirs worse on score differences (C6)" if better else "OURS worse on score differences (C6): read"
         for key, label in (("ups", "number of upfloaters (C5)"), ("floats", "score differences (C6)"),
-                           ("colours", "colour preferences (C7)"),
-                           ("max", "maximum upfloaters (C8)"), ("previous", "upfloaters of the previous round (C10)")):
-            if key in ("max", "previous") and last_round:
+                           ("colours", "colour preferences (C7)"), ("max", "maximum upfloaters (C8)"),
+                           ("times", "upfloats of maximum upfloaters (C9)"),
+                           ("previous", "upfloaters of the previous round (C10)")):
+            if key in ("max", "times", "previous") and last_round:
                 continue  # C8-C10: "unless it is the last round"
             if a[key][group] != b[key][group]:
                 better = a[key][group] > b[key][group]
-                if better and key in ("previous", "max") and _forfeit_upfloats_only(
+                if better and key in ("previous", "max", "times") and _forfeit_upfloats_only(
                         snapshot, states, theirs[0], ours[0], b["scores"][group], key):
                     return f"reading P1: theirs does not count a forfeited pairing as an upfloat ({label[label.index('(') + 1:-1]})"
                 return f"theirs worse on {label}" if better else f"OURS worse on {label}: read"
@@ -127,13 +129,16 @@ def top_down(states, boards, bye) -> dict[str, list]:
     """Per bracket, highest first (a pair belongs to the bracket of its higher score, so a
     bracket is its residents with their upfloaters): minus its number of upfloaters (C5), the
     scores of the lower players of its pairs (higher is better: C6), the number of its players who get their colour preference
-    (C7), and minus the maximum upfloaters (C8) and the upfloaters of the previous round
-    (C10) among its upfloaters.  Compared bracket by bracket, in the criteria's order."""
+    (C7), and minus the maximum upfloaters (C8), the times those have been upfloated (C9,
+    as the engine counts it: their upfloats so far) and the upfloaters of the previous round
+    (C10) among its upfloaters.  Compared bracket by bracket, in the criteria's order.  (C9
+    was left out until 26 November 2026: a round decided by C9 was then judged on C10.)"""
     brackets: dict = {}
     for white, black in boards:
         w, b = states[white], states[black]
         entry = brackets.setdefault(max(w.score, b.score),
-                                    {"lower": [], "granted": 0, "ups": 0, "max": 0, "previous": 0, "pairs": set()})
+                                    {"lower": [], "granted": 0, "ups": 0, "max": 0, "times": 0, "previous": 0,
+                                     "pairs": set()})
         entry["pairs"].add(frozenset((white, black)))
         entry["lower"].append(min(w.score, b.score))
         entry["granted"] += (w.preference.colour is Colour.WHITE) + (b.preference.colour is Colour.BLACK)
@@ -141,12 +146,13 @@ def top_down(states, boards, bye) -> dict[str, list]:
             up = w if w.score < b.score else b
             entry["ups"] -= 1
             entry["max"] -= up.max_upfloater
+            entry["times"] -= up.upfloats if up.max_upfloater else 0
             entry["previous"] -= up.upfloated_previous
     order = sorted(brackets, reverse=True)
     # C6 maximises the lowest score among the upfloaters, then the second lowest, ...
     return {"scores": order, "floats": [sorted(brackets[s]["lower"]) for s in order],
             "colours": [brackets[s]["granted"] for s in order], "ups": [brackets[s]["ups"] for s in order],
-            "max": [brackets[s]["max"] for s in order],
+            "max": [brackets[s]["max"] for s in order], "times": [brackets[s]["times"] for s in order],
             "previous": [brackets[s]["previous"] for s in order], "pairs": [brackets[s]["pairs"] for s in order]}
 
 
@@ -168,11 +174,13 @@ def breaks_absolute(snapshot, states, boards) -> bool:
 
 
 def _forfeit_upfloats_only(snapshot, states, theirs, ours, bracket, key) -> bool:
-    """Reading P1: every upfloater that theirs floats into ``bracket`` (the score of the
-    first bracket where the two differ), and ours does not, counts against C10 (``key``
-    "previous": upfloated in the previous round) or C8 (``key`` "max": a maximum upfloater)
-    only through a pairing upwards whose game was not played (forfeited); the other engine
-    counts played games only."""
+    """Reading P1: theirs measures worse on C8 (``key`` "max": maximum upfloaters), C9
+    ("times": the upfloats of those) or C10 ("previous": upfloated in the previous round) in
+    ``bracket`` (the score of the first bracket where the two differ) only through pairings
+    upwards whose game was not played (forfeited); the other engine counts played games only.
+    For C8 and C10: every upfloater that theirs floats into the bracket, and ours does not,
+    counts against the criterion only through such a pairing.  For C9: counting played
+    games only, theirs is not worse than ours."""
     history = {p.id: p.history for p in snapshot.players}
     running = {pid: [Decimal(0)] for pid in history}
     for pid, entries in history.items():
@@ -192,15 +200,21 @@ def _forfeit_upfloats_only(snapshot, states, theirs, ours, bracket, key) -> bool
             return snapshot.round_number - 2 in ups
         return len(ups) >= max_t(snapshot.total_rounds)
 
-    def floated(boards):
-        out = set()
+    def upfloaters(boards):
         for white, black in boards:
             w, b = states[white], states[black]
             if w.score != b.score and max(w.score, b.score) == bracket:
-                up = w if w.score < b.score else b
-                if counted(up.id):
-                    out.add(up.id)
-        return out
+                yield (w if w.score < b.score else b).id
+
+    if key == "times":
+        def c9_by_played_games(boards) -> int:
+            limit = max_t(snapshot.total_rounds)
+            return sum(n for n in (len(played_upfloats(pid)) for pid in upfloaters(boards)) if n >= limit)
+
+        return c9_by_played_games(theirs) <= c9_by_played_games(ours)
+
+    def floated(boards):
+        return {pid for pid in upfloaters(boards) if counted(pid)}
 
     extra = floated(theirs) - floated(ours)
     return bool(extra) and not any(counted_by_played_games(pid) for pid in extra)
