@@ -26,7 +26,7 @@ document.addEventListener("securitypolicyviolation", (e) => {
   window.__csp.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} (${e.sourceFile}:${e.lineNumber})`);
 });
 """
-SKIP = re.compile(r"(logout|export|download|\.trf$|\.csv$|\.pdf$|\.xlsx?$|\.zip$|/static/|/i18n/)")
+SKIP = re.compile(r"(logout|export|download|\.trf$|\.csv$|\.pdf$|\.xlsx?$|\.zip$|\.pyz$|\.whl$|/static/|/i18n/)")
 
 
 def _kind(path: str) -> str:
