@@ -99,17 +99,19 @@ class BracketSolver:
         self.widths = widths(self.level_list, self.values, self.n, bracket_size)
         self.extra: list[dict[tuple[int, int], int]] = []  # tie-break levels added later
         self.extra_widths: list[int] = []
+        self.silent: frozenset[int] = frozenset()  # criteria levels left out of the weight (constant now)
         self._pack()
 
     # ------------------------------------------------------------ weights
 
     def _pack(self) -> None:
-        total = sum(self.widths) + sum(self.extra_widths)
+        widths = [0 if k in self.silent else w for k, w in enumerate(self.widths)]
+        total = sum(widths) + sum(self.extra_widths)
         self.total_bits = total
         self.exact = total > MAX_BITS  # beyond rustworkx's integers: the pure-Python matching
         shifts = []
         s = total
-        for w in self.widths:
+        for w in widths:
             s -= w
             shifts.append(s)
         self.shifts = shifts
@@ -124,8 +126,9 @@ class BracketSolver:
             w = packed.get(v)
             if w is None:
                 w = 0
-                for val, sh in zip(v, shifts, strict=True):
-                    w |= val << sh
+                for k, (val, sh) in enumerate(zip(v, shifts, strict=True)):
+                    if k not in self.silent:
+                        w |= val << sh
                 packed[v] = w
             base[e] = w
         self._version += 1
@@ -142,9 +145,25 @@ class BracketSolver:
         tie-break levels."""
         w = 0
         for k, (val, sh) in enumerate(zip(v, self.shifts, strict=True)):
-            if k:
+            if k and k not in self.silent:
                 w |= val << sh
         return w
+
+    def silence(self, c: Constraints, fixed: Sequence[tuple[int, int]]) -> None:
+        """Leave out of the weight the criteria levels that are the same for every matching
+        the procedure will still ask for: those to which only the pairs ``fixed`` (which
+        ``c`` forces: their players may have no other partner, and must be matched) and
+        pairs ``c`` excludes contribute.  The best matchings under ``c`` and any stricter
+        constraints are then the same, and the room those levels took goes to the tie-break
+        levels.  Values and totals still count them.  O(E)."""
+        fixed_set = set(fixed)
+        ok = c.ok
+        open_values = {v for e, v in self.values.items() if e not in fixed_set and ok(*e)}
+        loud = {k for v in open_values for k, x in enumerate(v) if x}
+        quiet = set(range(1, len(self.level_list))) - loud  # never the completion level
+        if quiet:
+            self.silent = frozenset(quiet)
+            self._pack()
 
     def drop_levels(self) -> None:
         """Take the tie-break levels out again."""

@@ -380,3 +380,48 @@ def test_cli_generates_with_another_point_system(tmp_path: Path, capsys):
     capsys.readouterr()
     assert cli(["--dutch", str(out), "-c"]) == 0
     assert cli(["--dutch", "-g", "--fixed", "--players", "9", "--rounds", "4", "--points", "1,2,0"]) == 3
+
+
+def _forced_mdps(players: int, round_number: int, k: int, seed: int):
+    """A late round in which the arbiter has forbidden k players of the top scores (one per
+    score from the top, then a second) to meet anyone of the top third: they all float down
+    into one bracket as k MDPs of many scores (benchmarks/bench_dutch_brackets.py)."""
+    from pairing.engine.generator import generate_fast
+
+    snap = replace(generate_fast(GeneratorConfig(players=players, rounds=11, seed=seed),
+                                 rounds_to_play=round_number - 1).snapshot(round_number), system=System.DUTCH)
+    st_ = dutch_states(snap)
+    order = sorted((p.id for p in snap.players if p.id not in snap.absent), key=lambda i: -st_[i].score)
+    top = order[: len(order) // 3]
+    chosen: list[int] = []
+    for per_score in (1, 2):
+        for i in top:
+            if len(chosen) < k and i not in chosen and sum(st_[j].score == st_[i].score for j in chosen) < per_score:
+                chosen.append(i)
+    return replace(snap, forbidden=frozenset(frozenset((c, x)) for c in chosen for x in top if x != c))
+
+
+def test_4_3_levels_fit_once_the_mdps_pairs_are_settled(monkeypatch):
+    """12 MDPs of many scores in one bracket of a 400-player round: the criteria leave no
+    room in the weight for 4.3's two levels, so the remainder's exchanges used to be tried
+    one matching each.  Once the MDPs' pairs are settled, the levels only they count
+    ([C7], [C18]-[C21] per MDP score) leave the weight and 4.3's levels fit.  The pairing
+    is the same as without that (and as bbpPairings v6's on this round's file)."""
+    import pairing.engine.weighted as weighted
+
+    snap = _forced_mdps(400, 11, 12, 2)
+    room = []
+    silence = weighted.BracketSolver.silence
+
+    def spy(self, c, fixed):
+        before = self.total_bits
+        silence(self, c, fixed)
+        room.append(before - self.total_bits)
+
+    monkeypatch.setattr(weighted.BracketSolver, "silence", spy)
+    quick = dutch(snap)
+    assert room and max(room) > 40
+    monkeypatch.setattr(weighted.BracketSolver, "silence", lambda self, c, fixed: None)
+    slow = dutch(snap)
+    assert [(b.white, b.black) for b in quick.boards] == [(b.white, b.black) for b in slow.boards]
+    assert quick.bye == slow.bye

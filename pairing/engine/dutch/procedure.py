@@ -189,6 +189,13 @@ class BracketProcedure:
         remainder = [p for p in res_pos if p not in taken]
         rem_set = set(remainder)
         n_pairs = sum(1 for p in remainder if best.mate[p] in rem_set) // 2
+        if n_m and n_pairs:
+            # the MDPs' pairs are settled: the order levels of steps 1-2 leave the weight, and
+            # so, when 4.3's levels need the room, do the levels only the MDPs' pairs count
+            # ([C7], [C18]-[C21] per MDP score)
+            solver.drop_levels()
+            if solver.total_bits + self._exchange_bits(remainder, n_pairs) > MAX_BITS_ORDER:
+                solver.silence(c, mdp_pairs)
         s1, s2 = remainder[:n_pairs], remainder[n_pairs:]
         exchanged: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
         rem_pairs: list[tuple[int, int]] = []
@@ -282,6 +289,10 @@ class BracketProcedure:
         return ([(vertices[a], vertices[b]) for a, b in all_pairs], [vertices[p] for p in down], trace)
 
     @staticmethod
+    def _exchange_bits(remainder: list[int], n_pairs: int) -> int:
+        return n_pairs.bit_length() + (n_pairs * (len(remainder) + 1)).bit_length()
+
+    @staticmethod
     def _exchange_levels(solver: BracketSolver, remainder: list[int], n_pairs: int) -> bool:
         """4.3 (a) and (b) as two weight levels below the criteria: the pairs whose
         higher player is in the original S1R (the fewer exchanged, the more), then the
@@ -295,7 +306,7 @@ class BracketProcedure:
             if i in rem_set and j in rem_set:
                 in_s1[(i, j)] = 1 if i in s1_set else 0
                 low_sum[(i, j)] = len(remainder) + 1 - bsn[i]
-        bits = n_pairs.bit_length() + (n_pairs * (len(remainder) + 1)).bit_length()
+        bits = BracketProcedure._exchange_bits(remainder, n_pairs)
         if solver.total_bits + bits > MAX_BITS_ORDER:
             return False  # the caller tries the exchanges one by one instead
         solver.add_level(in_s1, n_pairs)
