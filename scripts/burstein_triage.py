@@ -223,9 +223,15 @@ def classify(ours, theirs, snapshot) -> str:
         return f"seeding round: {kind}" if seeding else kind
     if seeding:
         return "seeding round: py4swiss's Dutch engine (the 2017 Dutch text)" + (
-            f" (with {', '.join(on)} not enough)" if on else "")
+            f" | readings {', '.join(on)} not enough" if on else "")
     mine = pairing_of(snapshot, on) if on else ours
-    rest = measure(mine, theirs, snapshot, on) if mine is not None else "ours finds no pairing with the readings"
+    rest = measure(mine, theirs, snapshot, on) if mine is not None else "OURS finds no pairing with the readings"
+    if "OURS" in rest:
+        # our engine with py4swiss's readings on measures worse than py4swiss: the readings
+        # are not all of its behaviour (its [C7] is not "the best the following bracket can
+        # do", which our engine keeps with [C6] reversed too).  The round is named by the
+        # measure of our own engine against theirs (never worse: checked first).
+        rest = verdict
     kind, _, where = rest.partition(" in bracket ")
     readings_on = ", ".join(on) or "none"
     return f"left by the readings: {kind} | readings {readings_on}" + (f"; bracket {where}" if where else "")

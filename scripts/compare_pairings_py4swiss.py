@@ -191,6 +191,33 @@ def _classifier(system: str):
     return classify_dubov
 
 
+def retriage_only(folder: Path, figures: Path, text: str, classify, system: str) -> int:
+    """Classify again the run's listed rounds whose kind contains ``text`` (every round to be
+    read is listed) and move them in its figures to their new kind."""
+    data = json.loads(figures.read_text())
+    tally = Counter(data["tally"])
+    examples = []
+    for line in data["examples"]:
+        name, _, kind = line.partition(": ")
+        if text in kind:
+            view = folder / name
+            out = view.with_suffix(".p4")
+            t = parse_trf(view.read_text())
+            k = int(view.stem.rsplit("-r", 1)[1])
+            snapshot, pairing = _pair_from_file(t, str(view), k, _SYSTEMS[system])
+            ours = ({(b.white, b.black) for b in pairing.boards}, pairing.bye)
+            new = classify(ours, pairs_of([x for x in out.read_text().splitlines() if x.strip()]), snapshot)
+            tally[kind.split(" | ")[0]] -= 1
+            tally[new.split(" | ")[0]] += 1
+            line = f"{name}: {new}"
+        examples.append(line)
+    data.update(tally={k: v for k, v in tally.items() if v}, examples=examples,
+                retriaged_only=data.get("retriaged_only", []) + [text])
+    figures.write_text(json.dumps(data, indent=1))
+    print(dict(tally))
+    return 0
+
+
 def retriage(folder: Path, figures: Path, classify=classify_dubov, system: str = "dubov") -> int:
     """Classify a finished run's differing rounds again (their files are in ``folder``: the
     round's TRF and py4swiss's pairing) and rewrite the run's figures.  Our pairing of a
@@ -235,7 +262,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--retriage", type=Path, metavar="DIR",
                     help="classify again, with today's triage, the differing rounds a run left in DIR, and "
                          "rewrite that run's --json figures (its identical and failed rounds stay)")
+    ap.add_argument("--only", metavar="TEXT",
+                    help="with --retriage: only the listed rounds whose kind contains TEXT (e.g. OURS)")
     args = ap.parse_args(argv)
+    if args.retriage and args.only:
+        if not args.json:
+            ap.error("--retriage needs the run's --json")
+        return retriage_only(args.retriage, args.json, args.only, _classifier(args.system), args.system)
     if args.retriage:
         if not args.json:
             ap.error("--retriage needs the run's --json")
