@@ -363,3 +363,62 @@ def _breaks(snapshot, states, boards) -> bool:
         if states[w].absolute and states[b].absolute and states[w].preference is states[b].preference:
             return True
     return False
+
+
+# ---------------------------------------------------------------- the table of docs/validation.md
+
+_COUNTS = ("seeding rounds", "rounds", "identical", "seeding rounds identical", "tournaments")
+GROUPS = (  # (row, which kinds), in the order docs/validation.md lists them
+    ("S1 TPN parity of players yet to play (5.2.1; reading B14)", "seeding",
+     lambda k: k.startswith("seeding round: colours")),
+    ("S2 py4swiss's Dutch engine, the 2017 text (expected)", "seeding",
+     lambda k: k.startswith("seeding round: py4swiss's Dutch")),
+    ("B1 [C6] reversed (the highest scores float first)", "post",
+     lambda k: k == NAMES["C6"]),
+    ("B1 + B2 [C6] reversed and its 1.7.2 exception", "post",
+     lambda k: k.startswith(NAMES["C6"]) and NAMES["B3"] in k),
+    ("B2 its 1.7.2 exception (a zero-point-bye run)", "post", lambda k: k == NAMES["B3"]),
+    ("B3 PAB to a player with fewer games (3.1.4)", "post", lambda k: "theirs later in the order of 3.1 (3.1.4" in k),
+    ("B4 PAB after a full-point bye ([C2], expected)", "post", lambda k: k == "PAB: " + NAMES["C2-F"]),
+    ("B5 PAB by 3.1.5 with its Index (B2)", "post", lambda k: k.startswith("PAB: by 3.1.5")),
+    ("B6 equal on [C5]-[C8], not the first in the order of 4.3", "post",
+     lambda k: "theirs later in the order of 4.3" in k),
+    ("B7 worse on [C8]", "post", lambda k: "theirs worse on [C8]" in k),
+    ("B8 worse on [C7]", "post", lambda k: "theirs worse on [C7]" in k),
+    ("B9 worse on [C6] (B1, with other behaviour in the same round)", "post", lambda k: "theirs worse on [C6]" in k),
+    ("F1 py4swiss fails: at most one player left to pair", "post", lambda k: k == "py4swiss failed"),
+    ("py4swiss found no pairing", "post", lambda k: k == "py4swiss found no pairing"),
+)
+
+
+def table(tally) -> str:
+    """The campaign's figures as docs/validation.md shows them (Markdown); raises when a
+    differing round falls in no row or in two."""
+    seeding, seed_id = tally.get("seeding rounds", 0), tally.get("seeding rounds identical", 0)
+    rounds, ident = tally.get("rounds", 0), tally.get("identical", 0)
+    post, post_id = rounds - seeding, ident - seed_id
+    kinds = {k: v for k, v in tally.items() if k not in _COUNTS and v}
+    for k in kinds:
+        rows = [name for name, _, match in GROUPS if match(k)] + (["OURS"] if "OURS" in k else [])
+        if len(rows) != 1:
+            raise ValueError(f"{k!r} falls in {rows or 'no row'}")
+
+    def share(v, of):
+        return f"{100 * v / of:.1f} %" if of else ""
+
+    out = ["| | Rounds | Share |", "|---|---:|---:|",
+           f"| Tournaments | {tally.get('tournaments', 0):,} | |", f"| Rounds compared | {rounds:,} | |",
+           f"| Identical | {ident:,} | {share(ident, rounds)} |",
+           f"| **Seeding rounds (1.6: paired by the Dutch system)** | {seeding:,} | {share(seeding, rounds)} |",
+           f"| ... identical | {seed_id:,} | {share(seed_id, seeding)} |"]
+    for part, of in (("seeding", seeding), ("post", post)):
+        if part == "post":
+            out += [f"| **Rounds after the seeding rounds** | {post:,} | {share(post, rounds)} |",
+                    f"| ... identical | {post_id:,} | {share(post_id, post)} |"]
+        for name, where, match in GROUPS:
+            if where == part:
+                v = sum(n for k, n in kinds.items() if match(k))
+                out.append(f"| ... {name} | {v:,} | {share(v, of)} |")
+    worse = sum(n for k, n in kinds.items() if "OURS" in k)
+    out.append(f"| **Ours worse on any measure** | {worse:,} | {share(worse, post)} |")
+    return "\n".join(out)

@@ -278,6 +278,10 @@ def main(argv: list[str] | None = None) -> int:
         for path in args.merge:
             tally.update(json.loads(path.read_text())["tally"])
         print(f"{len(args.merge)} runs: {dict(tally)}")
+        if args.system == "burstein":
+            from scripts.burstein_triage import table
+
+            print(table(tally))
         return 0
     if not args.python:
         ap.error("--python is required")
