@@ -3,6 +3,7 @@
 Pure Python; imports nothing from Django.  Public API::
 
     pair_round(snapshot) -> Pairing        # one round by snapshot.system, boards in board order
+                                           # (Dubov: by the text snapshot.dubov_rules names, 2025 or 1997)
     player_states(snapshot) -> {id: PlayerState}   # Dubov figures: ARO, preferences, upfloats...
     dutch_states(snapshot) -> {id: DutchPlayerState}   # Dutch figures: preferences, floats, topscorers
     burstein_states(snapshot) -> {id: BursteinPlayerState}   # Burstein figures: the Index, preferences
@@ -26,6 +27,7 @@ from .model import (
     ByeDecision,
     Colour,
     ColourDecision,
+    DubovRules,
     EngineError,
     Explanation,
     InvalidSnapshot,
@@ -49,6 +51,7 @@ __all__ = [
     "ByeDecision",
     "Colour",
     "ColourDecision",
+    "DubovRules",
     "EngineError",
     "Explanation",
     "InvalidSnapshot",

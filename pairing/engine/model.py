@@ -196,6 +196,88 @@ def virtual_points(acceleration: tuple[Acceleration, ...], player: int, round_nu
     return sum((a.points for a in acceleration if a.covers(player, round_number)), Decimal(0))
 
 
+# The 1997 value of every field of DubovRules (the 2025 value is the opposite).
+_DUBOV_1997 = {
+    "aro_unrounded": True,
+    "bye_by_rating": True,
+    "upfloat_bars": True,
+    "upfloaters_by_rating": True,
+    "lists_by_rating": True,
+    "shift_extremes": True,
+    "shift_spares_absolute": True,
+    "colours_by_aro": True,
+    "first_round_by_pair": True,
+}
+DUBOV_RULES_YEARS = (1997, 2025)
+
+
+@dataclass(frozen=True)
+class DubovRules:
+    """Which text of the Dubov system (C.04.4.1) pairs: the one applied from 1 July 2025
+    (the default) or the one approved by the 1997 General Assembly ("rules of 1997", the
+    text Vega implements).  Each boolean is one article where the texts differ, True for
+    the 1997 reading (docs/dubov-1997.md names the articles, the readings and the test of
+    each).  ``year`` gives every switch its text's value; a switch given explicitly
+    overrides it, so a test can turn one difference on at a time.
+
+    - ``aro_unrounded``: ARO compared unrounded (1997 1.2 and the tenths of 6.2's example),
+      not rounded to an integer (2025 1.6.1).
+    - ``bye_by_rating``: the PAB to the lowest score, then the lowest rating, the
+      dominating due colour and the higher ARO (1997 4), not the most games played and the
+      lowest initial ranking (2025 2.1.4-2.1.5).
+    - ``upfloat_bars``: nobody upfloats two rounds running or more than 3 times (4 in a
+      tournament of 10 rounds or more) except in the last round (1997 2.1, a limitation:
+      ranked next to the number of upfloaters, above the score differences), instead of
+      2025's maximum upfloaters (1.7, MaxT) and C8-C10.
+    - ``upfloaters_by_rating``: possible upfloaters of one score in order of the highest
+      rating, then the lowest ARO (1997 7.1-7.2 b-c), not the initial ranking (2025 4.2.2).
+    - ``lists_by_rating``: White seekers with equal ARO by the lower rating first, Black
+      seekers by rating descending, then the higher ARO (1997 6.2), not the initial
+      ranking (2025 2.2.5, 4.4.2); then alphabetically by name, then TPN.
+    - ``shift_extremes``: the players moved to the other colour's subgroup are the White
+      seekers with the lowest ARO (equal: the higher rating) or the Black seekers with the
+      highest ARO (equal: the lower rating) (1997 7.3-7.4), not those in the middle (2025
+      4.3.2-4.3.3).
+    - ``shift_spares_absolute``: a player with an absolute colour preference is moved to
+      the other colour's subgroup only when no shift without such players pairs the
+      bracket (1997 2.2); 2025 has no such limit.
+    - ``colours_by_aro``: when the colour rules before it do not decide, White to the
+      higher ARO, then to the lower rating (1997 3, its last two lines), not the higher
+      ranked player's preference (2025 5.2.5).
+    - ``first_round_by_pair``: round 1's colours alternate by pair number from the lot of
+      pair 1 (1997 5), not by the parity of the higher ranked player's TPN (2025 5.2.1,
+      which also serves two players yet to play in a later round; with this switch those
+      go on to the rules after it).
+    """
+
+    year: int = 2025
+    aro_unrounded: bool | None = None
+    bye_by_rating: bool | None = None
+    upfloat_bars: bool | None = None
+    upfloaters_by_rating: bool | None = None
+    lists_by_rating: bool | None = None
+    shift_extremes: bool | None = None
+    shift_spares_absolute: bool | None = None
+    colours_by_aro: bool | None = None
+    first_round_by_pair: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.year not in DUBOV_RULES_YEARS:
+            raise InvalidSnapshot(f"the Dubov system has rules of 1997 and of 2025, not of {self.year!r}")
+        for name, value_1997 in _DUBOV_1997.items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, value_1997 if self.year == 1997 else not value_1997)
+
+    @classmethod
+    def switches(cls) -> tuple[str, ...]:
+        """The names of the switches, in the order of the class."""
+        return tuple(_DUBOV_1997)
+
+    @property
+    def label(self) -> str:
+        return "rules of 1997" if self.year == 1997 else "2025 text"
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """A tournament as it stands before ``round_number`` is paired.
@@ -206,6 +288,8 @@ class Snapshot:
     may not meet.  ``acceleration``: virtual points of the accelerated rounds, this
     round's and the earlier ones' (the earlier ones decide who upfloated then).
     ``system``: the pairing system (:func:`pairing.engine.pair_round` dispatches on it).
+    ``dubov_rules``: which text of the Dubov system pairs (:class:`DubovRules`; the other
+    systems ignore it).
     """
 
     players: tuple[Player, ...]
@@ -217,6 +301,7 @@ class Snapshot:
     forbidden: frozenset[frozenset[int]] = frozenset()
     acceleration: tuple[Acceleration, ...] = ()
     system: System = System.DUBOV
+    dubov_rules: DubovRules = field(default_factory=DubovRules)
 
 
 class PreferenceStrength(enum.IntEnum):

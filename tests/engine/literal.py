@@ -11,6 +11,9 @@ Per-player figures (score, ARO, preference, upfloats, PAB eligibility) come from
 
 Article numbers are those of the 2025 text (the 2026 text moves the criteria to
 Article 2 and the procedure to Article 3).
+
+``snapshot.dubov_rules`` switches on the differences of the 1997 text one by one, as
+docs/dubov-1997.md reads them (each method says which it follows).
 """
 
 from __future__ import annotations
@@ -50,8 +53,23 @@ class Round:
                 if e.played and e.opponent is not None:  # D2
                     self.met[p.id].add(e.opponent)
         self.to_pair = sorted(p.id for p in snapshot.players if p.id not in snapshot.absent)
+        self.rules = snapshot.dubov_rules
+        self.rating = {p.id: p.rating for p in snapshot.players}
+        self.alpha = {p.id: p.name.casefold() for p in snapshot.players}
         self._matchable: dict[frozenset[int], bool] = {}
         self._min_cost: dict[tuple[frozenset[int], str], int] = {}
+
+    def aro(self, p: int):
+        """2025 1.6.1 rounded, or 1997 1.2 unrounded (``aro_unrounded``)."""
+        return self.st[p].aro_exact if self.rules.aro_unrounded else self.st[p].aro
+
+    def barred(self, p: int) -> bool:
+        """1997 2.1 (``upfloat_bars``): upfloated in the previous round, or 3 times (4 in
+        10 rounds or more) already; never in the last round."""
+        if self.last_round:
+            return False
+        limit = 3 if self.snapshot.total_rounds < 10 else 4
+        return self.st[p].upfloated_previous or self.st[p].upfloats >= limit
 
     # ------------------------------------------------------------ legality
 
@@ -136,7 +154,20 @@ class Round:
                 raise NoLegalPairing("no complete pairing of the players present", tuple(players))
             return None
         eligible = [p for p in players if self.st[p].pab_eligible]
-        eligible.sort(key=lambda p: (self.st[p].score, -self.st[p].games_played, -self.st[p].tpn))
+        if self.rules.bye_by_rating:
+            # 1997 4: lowest score, lowest R; equal R: the dominating due colour of the
+            # scoregroup first, then the higher ARO; then the largest TPN
+            def dominated(p: int) -> int:
+                group = [x for x in players if self.st[x].score == self.st[p].score]
+                whites = sum(self.st[x].preference.colour is Colour.WHITE for x in group)
+                if 2 * whites == len(group):
+                    return 0
+                dominant = Colour.WHITE if 2 * whites > len(group) else Colour.BLACK
+                return int(self.st[p].preference.colour is not dominant)
+
+            eligible.sort(key=lambda p: (self.st[p].score, self.rating[p], dominated(p), -self.aro(p), -self.st[p].tpn))
+        else:
+            eligible.sort(key=lambda p: (self.st[p].score, -self.st[p].games_played, -self.st[p].tpn))
         for p in eligible:
             if self.can_pair_all(x for x in players if x != p):
                 COVERAGE["2.1 PAB"] += 1
@@ -148,7 +179,11 @@ class Round:
     # ------------------------------------------------------------ 2.2 brackets
 
     def upfloater_order(self, pool: Sequence[int]) -> list[int]:
-        """4.2.2: sequence numbers by score (descending), then initial ranking."""
+        """4.2.2: sequence numbers by score (descending), then initial ranking.  1997 7.1-7.2
+        b-c (``upfloaters_by_rating``): then the highest R, the lowest ARO, the name."""
+        if self.rules.upfloaters_by_rating:
+            return sorted(pool, key=lambda p: (-self.st[p].score, -self.rating[p], self.aro(p), self.alpha[p],
+                                               self.st[p].tpn))
         return sorted(pool, key=lambda p: (-self.st[p].score, self.st[p].tpn))
 
     def quality(self, residents: Sequence[int], ups: Sequence[int]) -> tuple:
@@ -159,17 +194,22 @@ class Round:
         pairings of the bracket (a pair whose players prefer the same colour costs
         one).  C8: maximum upfloaters (D6).  C9 (D13): their earlier upfloats,
         summed.  C10: upfloated in the previous round (D7).  C8-C10 are off in the
-        last round (D9)."""
+        last round (D9).  The vector starts with the number of upfloaters barred by 1997 2.1
+        (``upfloat_bars``, which then replaces C8-C10), 0 by the 2025 text."""
         c6 = tuple(-s for s in sorted(self.st[p].score for p in ups))
         c7 = self.min_c7([*residents, *ups])
-        if self.last_round:
+        bars = 0
+        if self.rules.upfloat_bars:
+            bars = sum(self.barred(p) for p in ups)
+            c8 = c9 = c10 = 0
+        elif self.last_round:
             c8 = c9 = c10 = 0
         else:
             maxi = [p for p in ups if self.st[p].max_upfloater]
             c8 = len(maxi)
             c9 = sum(self.st[p].upfloats for p in maxi)
             c10 = sum(1 for p in ups if self.st[p].upfloated_previous)
-        return (c6, c7, c8, c9, c10)
+        return (bars, c6, c7, c8, c9, c10)
 
     def min_c7(self, bracket: Sequence[int]) -> int | None:
         """C7: fewest players without their colour preference over all legal
@@ -200,8 +240,7 @@ class Round:
                     COVERAGE["C4 rejects an upfloater set"] += 1
                     continue
                 q = self.quality(residents, ups)
-                container = q[0]  # 4.2.3: containers sorted along C6
-                key = (q, container, idx)
+                key = (q, idx)  # 4.2.3: containers sorted along C6 (q[1]), then the sets' order
                 candidates.append(key)
                 if best is None or key < best[0]:
                     best = (key, ups)
@@ -215,18 +254,22 @@ class Round:
         if k == 0:
             return
         COVERAGE[f"upfloaters k={k}"] += 1
-        first = min(candidates, key=lambda c: (c[1], c[2]))  # pure 4.2 order
+        if self.rules.upfloat_bars:
+            COVERAGE["1997 2.1 bars decide"] += len({c[0][0] for c in candidates}) > 1
+            COVERAGE["1997 2.1 a barred upfloater unavoidable"] += best[0][0] > 0
+            return
+        first = min(candidates, key=lambda c: (c[0][1], c[1]))  # pure 4.2 order
         q_best, q_first = best[0], first[0]
-        if q_best[0] != q_first[0]:
+        if q_best[1] != q_first[1]:
             raise AssertionError("C6 is the container order")  # pragma: no cover
         if best != first:
-            i = next(i for i in range(1, 5) if q_best[i] != q_first[i])
-            COVERAGE[f"upfloaters decided by C{6 + i}"] += 1
-        elif len({c[1] for c in candidates}) > 1:
+            i = next(i for i in range(2, 6) if q_best[i] != q_first[i])
+            COVERAGE[f"upfloaters decided by C{5 + i}"] += 1
+        elif len({c[0][1] for c in candidates}) > 1:
             COVERAGE["upfloaters decided by C6"] += 1
             # would "highest scores first" have chosen another container?
-            alt = max(candidates, key=lambda c: sorted((-x for x in c[1]), reverse=True))
-            if alt[1] != best[1]:
+            alt = max(candidates, key=lambda c: sorted((-x for x in c[0][1]), reverse=True))
+            if alt[0][1] != best[0][1]:
                 COVERAGE["D12 decisive (highest-first reading differs)"] += 1
         elif len(candidates) > 1:
             COVERAGE["upfloaters decided by 4.2.3 lexicographic order"] += 1
@@ -236,14 +279,21 @@ class Round:
     def shifter_order(self, group: Sequence[int], by_tpn_only: bool) -> list[int]:
         """4.3.2-4.3.3: White seekers by ARO ascending then initial ranking, Black
         seekers by initial ranking; sequence numbers from the (remaining) middle
-        outwards, the higher of two middles first."""
+        outwards, the higher of two middles first.  1997 7.3-7.4 (``shift_extremes``, where
+        players have played): White seekers by the lowest ARO, then the higher R; Black
+        seekers by the highest ARO, then the lower R; then the name; no middle-out."""
+        if self.rules.shift_extremes and not by_tpn_only:
+            colour = {self.st[p].preference.colour for p in group}
+            if colour == {Colour.WHITE}:
+                return sorted(group, key=lambda p: (self.aro(p), -self.rating[p], self.alpha[p], self.st[p].tpn))
+            return sorted(group, key=lambda p: (-self.aro(p), self.rating[p], self.alpha[p], self.st[p].tpn))
         if by_tpn_only:
             ranked = sorted(group, key=lambda p: self.st[p].tpn)
         else:
             colour = {self.st[p].preference.colour for p in group}
             assert len(colour) <= 1, "a subgroup of seekers wants one colour"
             if colour == {Colour.WHITE}:
-                ranked = sorted(group, key=lambda p: (self.st[p].aro, self.st[p].tpn))
+                ranked = sorted(group, key=lambda p: (self.aro(p), self.st[p].tpn))
             else:
                 ranked = sorted(group, key=lambda p: self.st[p].tpn)
         numbered = []
@@ -286,9 +336,50 @@ class Round:
         )
         assert u is not None
         v = (len(large) - len(small)) // 2 + u
-        small_order = self.shifter_order(small, nobody_played)
         # the colour L's players seek (G1: White seekers; G2: the rest, Black seekers)
         large_colour = Colour.WHITE if not s_is_g1 else Colour.BLACK
+        chosen = None
+        # 1997 2.2 (``shift_spares_absolute``): first without moving a player with an
+        # absolute preference, then (if no such shift pairs the bracket) as by 2025
+        spare_passes = [True, False] if self.rules.shift_spares_absolute and not nobody_played else [False]
+        for spare in spare_passes:
+            chosen = self._shift(bracket, small, large, s_is_g1, u, v, nobody_played, large_colour, spare)
+            if chosen:
+                COVERAGE["1997 2.2 an absolute player shifted"] += self.rules.shift_spares_absolute and not spare
+                break
+        assert chosen is not None, "2.2.4 always finds a shift"
+        new_g1, new_g2 = chosen if s_is_g1 else (chosen[1], chosen[0])
+        if self.rules.lists_by_rating and not nobody_played:
+            # 1997 6.2: Whites by ARO, equal ARO the lower R; Blacks by R descending, equal R the higher ARO
+            s1 = sorted(new_g1, key=lambda p: (self.aro(p), self.rating[p], self.alpha[p], st[p].tpn))
+            g2_sorted = sorted(new_g2, key=lambda p: (-self.rating[p], -self.aro(p), self.alpha[p], st[p].tpn))
+        else:
+            # 2.2.5: S1 = G1 by ARO ascending, then initial ranking.
+            s1 = sorted(new_g1, key=lambda p: (self.aro(p), st[p].tpn))
+            # 2.2.6 / 4.4: transpositions of G2 numbered by initial ranking.
+            g2_sorted = sorted(new_g2, key=lambda p: st[p].tpn)
+        for t2 in itertools.permutations(g2_sorted):
+            if all(self.legal(a, b) for a, b in zip(s1, t2, strict=True)):
+                COVERAGE["2.2.6 T2 not the first transposition"] += t2 != tuple(g2_sorted)
+                pairs = list(zip(s1, t2, strict=True))
+                # Doc step 7: with these shifts every legal T2 has the optimal C7.
+                same = sum(st[a].preference.colour is st[b].preference.colour for a, b in pairs)
+                assert same == self.min_c7(bracket), "T2 misses the optimal C7"
+                return pairs
+        raise AssertionError("a crossing pairing exists, so some transposition is legal")
+
+    def _shift(self, bracket, small, large, s_is_g1, u, v, nobody_played, large_colour, spare):
+        """2.2.4.1-2.2.4.2: the first step-(a) set (4.3 order) for which some step-(b) set
+        gives a crossing pairing, and the first such step-(b) set; with ``spare`` no
+        player with an absolute preference is moved (1997 2.2).  None if there is none."""
+        st = self.st
+
+        def movable(group):
+            if not spare:
+                return list(group)
+            return [p for p in group if st[p].preference.strength is not PreferenceStrength.ABSOLUTE]
+
+        small_order = self.shifter_order(movable(small), nobody_played)
         chosen = None
         for a_idx in itertools.combinations(range(len(small_order)), u):
             a_set = [small_order[i] for i in a_idx]
@@ -301,7 +392,7 @@ class Round:
                 pool = after_a
             else:
                 pool = [p for p in after_a if st[p].preference.colour is large_colour]
-            large_order = self.shifter_order(pool, nobody_played)
+            large_order = self.shifter_order(movable(pool), nobody_played)
             for b_idx in itertools.combinations(range(len(large_order)), v):
                 b_set = [large_order[i] for i in b_idx]
                 new_small = [p for p in small if p not in a_set] + b_set
@@ -318,21 +409,7 @@ class Round:
                     break
             if chosen:
                 break
-        assert chosen is not None, "2.2.4 always finds a shift"
-        new_g1, new_g2 = chosen if s_is_g1 else (chosen[1], chosen[0])
-        # 2.2.5: S1 = G1 by ARO ascending, then initial ranking.
-        s1 = sorted(new_g1, key=lambda p: (st[p].aro, st[p].tpn))
-        # 2.2.6 / 4.4: transpositions of G2 numbered by initial ranking.
-        g2_sorted = sorted(new_g2, key=lambda p: st[p].tpn)
-        for t2 in itertools.permutations(g2_sorted):
-            if all(self.legal(a, b) for a, b in zip(s1, t2, strict=True)):
-                COVERAGE["2.2.6 T2 not the first transposition"] += t2 != tuple(g2_sorted)
-                pairs = list(zip(s1, t2, strict=True))
-                # Doc step 7: with these shifts every legal T2 has the optimal C7.
-                same = sum(st[a].preference.colour is st[b].preference.colour for a, b in pairs)
-                assert same == self.min_c7(bracket), "T2 misses the optimal C7"
-                return pairs
-        raise AssertionError("a crossing pairing exists, so some transposition is legal")
+        return chosen
 
     def _note_d14(self, small: list[int], large: list[int], a_set: list[int], b_set: list[int], v: int) -> None:
         """Coverage only: a bracket where nobody has played with a step-(a) shift, where
@@ -357,18 +434,23 @@ class Round:
         kb = (-self.st[b].score, self.st[b].tpn)
         return a if ka < kb else b
 
-    def colours(self, a: int, b: int) -> tuple[int, int]:
+    def colours(self, a: int, b: int, pair_number: int) -> tuple[int, int]:
         """5.2.1-5.2.5: returns (white, black)."""
-        rule, pair = self.colour_rule(a, b)
+        rule, pair = self.colour_rule(a, b, pair_number)
         COVERAGE[f"colour {rule}"] += 1
         return pair
 
-    def colour_rule(self, a: int, b: int) -> tuple[str, tuple[int, int]]:
+    def colour_rule(self, a: int, b: int, pair_number: int) -> tuple[str, tuple[int, int]]:
         st = self.st
         hi = self.higher_ranked(a, b)
         lo = b if hi == a else a
-        # 5.2.1
-        if st[a].games_played == 0 and st[b].games_played == 0:
+        nobody_played = st[a].games_played == 0 and st[b].games_played == 0
+        if self.rules.first_round_by_pair and nobody_played and self.snapshot.round_number == 1:
+            # 1997 5: odd pairs as pair 1 (the upper player: the initial colour), even pairs the other
+            hi_colour = self.snapshot.initial_colour if pair_number % 2 else self.snapshot.initial_colour.opposite
+            return "1997 5", ((hi, lo) if hi_colour is Colour.WHITE else (lo, hi))
+        # 5.2.1 (1997: no such rule; two players yet to play go on to the rules below)
+        if nobody_played and not self.rules.first_round_by_pair:
             hi_colour = self.snapshot.initial_colour
             if st[hi].tpn % 2 == 0:
                 hi_colour = hi_colour.opposite
@@ -388,6 +470,12 @@ class Round:
             if ca[-i] is not cb[-i]:
                 # give each the colour the other had
                 return "5.2.4", ((a, b) if cb[-i] is Colour.WHITE else (b, a))
+        # 1997 3, its last two lines: White to the higher ARO, then to the lower R
+        if self.rules.colours_by_aro:
+            if self.aro(a) != self.aro(b):
+                return "1997 3 ARO", ((a, b) if self.aro(a) > self.aro(b) else (b, a))
+            if self.rating[a] != self.rating[b]:
+                return "1997 3 R", ((a, b) if self.rating[a] < self.rating[b] else (b, a))
         # 5.2.5
         hp = st[hi].preference.colour
         return "5.2.5", ((hi, lo) if hp is Colour.WHITE else (lo, hi))
@@ -410,8 +498,8 @@ class Round:
         flat = sorted(p for pair in pairs for p in pair)
         assert flat == sorted(p for p in self.to_pair if p != bye), "everyone paired once"
         assert all(self.legal(a, b) for a, b in pairs), "absolute criteria hold"
-        coloured = [self.colours(a, b) for a, b in pairs]
-        coloured.sort(key=self.board_key)
+        pairs.sort(key=self.board_key)  # the board order does not depend on the colours
+        coloured = [self.colours(a, b, k) for k, (a, b) in enumerate(pairs, start=1)]
         return coloured, bye
 
     def board_key(self, board: tuple[int, int]) -> tuple[Decimal, Decimal, int]:

@@ -94,7 +94,11 @@ class BracketPairing:
             small_set = set(small)
             u = self.min_inside(bracket, [i in small_set for i in bracket]) or 0
 
+        extremes = played_any and self.rules.shift_extremes
+
         def shifter_list(group: list[int], white: bool) -> list[int]:
+            if extremes:  # 1997 7.3-7.4: the extremes first, no middle-out
+                return sorted(group, key=self.shift_key_1997 if white else self.black_shift_key_1997)
             if played_any and white:
                 srt = sorted(group, key=lambda i: (self.aro[i], self.tpn[i]))
             else:
@@ -108,8 +112,19 @@ class BracketPairing:
         m = (len(large) - len(small)) // 2 + u
         shifted_x: tuple[int, ...] = ()
         shifted_y: tuple[int, ...] = ()
+        order_name = "7.3-7.4 (rules of 1997)" if extremes else "4.3"
         if u or m:
             base_roles = [0] * len(small) + [3] * len(large)
+            spared: set[int] = set()
+            if played_any and self.rules.shift_spares_absolute:
+                spared = self._spared_1997(vs, base_roles, s_order, pos, u)
+                if spared:  # the possible shifters (4.3.1) are the others: numbered without them
+                    s_order = shifter_list([i for i in small if i not in spared], s_is_g1)
+                    l_order = shifter_list([i for i in large if i not in spared], not s_is_g1)
+                    for i in spared:
+                        base_roles[pos[i]] = 0 if base_roles[pos[i]] == 0 else 4
+                    notes.append(f"2.2 (rules of 1997): {self.names(sorted(spared, key=lambda i: self.tpn[i]))} "
+                                 "not moved to the other colour's subgroup (absolute colour preference).")
             if u:
                 for xs in combinations(s_order, u):
                     roles = list(base_roles)
@@ -123,7 +138,7 @@ class BracketPairing:
                     raise EngineError("internal error: no step-(a) shift set")
                 notes.append(
                     f"2.2.4.1: at least {u} pair(s) inside the smaller subgroup in every legal pairing; "
-                    f"shifted {self.names(shifted_x)} (first such set in 4.3 order)."
+                    f"shifted {self.names(shifted_x)} (first such set in {order_name} order)."
                 )
             if m:
                 if shifted_x and not played_any:
@@ -139,14 +154,20 @@ class BracketPairing:
                 shifted_y = self._first_y(vs, base_roles, l_order, pos, m)
                 notes.append(
                     f"2.2.4.2: shifted {self.names(shifted_y)} from the larger subgroup "
-                    "(first set in 4.3 order that allows a legal pairing)."
+                    f"(first set in {order_name} order that allows a legal pairing)."
                 )
         xs_set, ys_set = set(shifted_x), set(shifted_y)
         new_small = [i for i in small if i not in xs_set] + list(shifted_y)
         new_large = [i for i in large if i not in ys_set] + list(shifted_x)
         ng1, ng2 = (new_small, new_large) if s_is_g1 else (new_large, new_small)
-        s1 = sorted(ng1, key=lambda i: (self.aro[i], self.tpn[i]))
-        t2_pool = sorted(ng2, key=lambda i: self.tpn[i])
+        if played_any and self.rules.lists_by_rating:
+            # 1997 6.2: Whites by ARO ascending, equal ARO the lower R higher; Blacks by R
+            # descending, equal R the higher ARO higher; then alphabetically (and TPN)
+            s1 = sorted(ng1, key=lambda i: (self.aro[i], self.rating[i], self.name_key[i], self.tpn[i]))
+            t2_pool = sorted(ng2, key=lambda i: (-self.rating[i], -self.aro[i], self.name_key[i], self.tpn[i]))
+        else:
+            s1 = sorted(ng1, key=lambda i: (self.aro[i], self.tpn[i]))
+            t2_pool = sorted(ng2, key=lambda i: self.tpn[i])
         legal = self.legal
         cols = lex_first_assignment(len(s1), lambda r, c: legal(s1[r], t2_pool[c]))
         if cols is None:  # pragma: no cover - the shift oracle guaranteed one
@@ -175,6 +196,37 @@ class BracketPairing:
         )
         return list(zip(s1, t2, strict=True)), trace
 
+
+    def shift_key_1997(self, i: int) -> tuple:
+        """1997 7.3: White seekers moved to the Black group, "the lowest ARO ... equal ARO,
+        the higher R ... then alphabetically" (then TPN)."""
+        return (self.aro[i], -self.rating[i], self.name_key[i], self.tpn[i])
+
+    def black_shift_key_1997(self, i: int) -> tuple:
+        """1997 7.4: Black seekers moved to the White group, "the highest ARO ... equal ARO,
+        the lower R ... then alphabetically" (then TPN)."""
+        return (-self.aro[i], self.rating[i], self.name_key[i], self.tpn[i])
+
+    def _spared_1997(self, vs: list[int], base_roles: list[int], s_order: list[int], pos: dict[int, int],
+                     u: int) -> set[int]:
+        """1997 2.2: the players with an absolute colour preference (their colour again
+        would break C.04.1 f or g) that stay in their subgroup: all of them when some shift
+        without them pairs the bracket (step (a) among the others of S, step (b) among
+        the others of L), none otherwise (reading: the limit gives way, the colours of
+        every pair still keep C3).  One matching per step-(a) set tried."""
+        absolute = {i for i in vs if self.absc[i]}
+        if not absolute:
+            return set()
+        roles = [4 if r == 3 and vs[p] in absolute else r for p, r in enumerate(base_roles)]
+        if not u:
+            return absolute if self._shift_oracle(vs, roles) else set()
+        for xs in combinations([i for i in s_order if i not in absolute], u):
+            trial = list(roles)
+            for x in xs:
+                trial[pos[x]] = 1
+            if self._shift_oracle(vs, trial):
+                return absolute
+        return set()
 
     def _ids(self, vs: Sequence[int]) -> tuple[int, ...]:
         return tuple(self.st[i].id for i in vs)

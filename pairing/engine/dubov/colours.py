@@ -6,8 +6,10 @@ decided and why.  O(R) per pair (5.2.4 walks back through the played colours).
 
 from __future__ import annotations
 
-from ..model import Colour, PreferenceStrength
+from ..model import Colour, DubovRules, PreferenceStrength
 from .state import PlayerState
+
+_RULES_2025 = DubovRules()
 
 _STRENGTH = {
     PreferenceStrength.ABSOLUTE: "absolute",
@@ -30,8 +32,16 @@ def _pref_text(p: PlayerState) -> str:
     return f"{_STRENGTH[p.preference.strength]} {p.preference.colour}"
 
 
-def allocate(a: PlayerState, b: PlayerState, initial: Colour) -> tuple[int, int, str, str]:
-    """Colours for the pair (a, b): returns (white id, black id, rule, reason)."""
+def allocate(a: PlayerState, b: PlayerState, initial: Colour, rules: DubovRules = _RULES_2025,
+             pair_number: int | None = None) -> tuple[int, int, str, str]:
+    """Colours for the pair (a, b): returns (white id, black id, rule, reason).
+
+    ``rules.first_round_by_pair`` (1997 5): in round 1 (``pair_number`` given, from 1) the
+    odd pairs take the colours of pair 1, whose higher ranked player gets the initial
+    colour, the even pairs the others; two players yet to play in a later round have no
+    rule of their own in 1997 and go on to the rules below (docs/dubov-1997.md).
+    ``rules.colours_by_aro`` (1997 3, the last two lines): after 5.2.4, White to the
+    higher ARO, then to the lower rating; 5.2.5 only when both are equal (reading)."""
     high, low = (a, b) if ranks_higher(a, b) else (b, a)
 
     def give(p: PlayerState, colour: Colour, rule: str, reason: str) -> tuple[int, int, str, str]:
@@ -40,8 +50,14 @@ def allocate(a: PlayerState, b: PlayerState, initial: Colour) -> tuple[int, int,
             return p.id, other.id, rule, reason
         return other.id, p.id, rule, reason
 
+    # 1997 5: round 1, colours by pair number
+    if rules.first_round_by_pair and pair_number is not None and a.games_played == 0 and b.games_played == 0:
+        colour = initial if pair_number % 2 else initial.opposite
+        return give(high, colour, "5 (1997)",
+                    f"round 1 (rules of 1997): pair {pair_number} is {'odd' if pair_number % 2 else 'even'}, so "
+                    f"{who(high)} of the upper half gets {'the initial colour' if colour is initial else 'the opposite of the initial colour'} ({colour})")
     # 5.2.1 both have yet to play a game
-    if a.games_played == 0 and b.games_played == 0:
+    if not rules.first_round_by_pair and a.games_played == 0 and b.games_played == 0:
         colour = initial if high.tpn % 2 else initial.opposite
         parity = "odd" if high.tpn % 2 else "even"
         return give(high, colour, "5.2.1",
@@ -66,6 +82,19 @@ def allocate(a: PlayerState, b: PlayerState, initial: Colour) -> tuple[int, int,
             return give(a, x.opposite, "5.2.4",
                         f"both {_pref_text(a)}; {back} game(s) back {who(a)} had {x} and {who(b)} had {y}: "
                         "colours alternate")
+    if rules.colours_by_aro:
+        # 1997 3: "assign white to the player with the higher ARO", then "with the lower R"
+        aro_a, aro_b = (a.aro_exact, b.aro_exact) if rules.aro_unrounded else (a.aro, b.aro)
+        if aro_a != aro_b:
+            hi = a if aro_a > aro_b else b
+            return give(hi, Colour.WHITE, "3 (1997)",
+                        f"both {_pref_text(a)}, histories give no difference; White to the higher ARO, "
+                        f"{who(hi)} (rules of 1997)")
+        if a.rating != b.rating:
+            lo = a if a.rating < b.rating else b
+            return give(lo, Colour.WHITE, "3 (1997)",
+                        f"both {_pref_text(a)}, histories and AROs give no difference; White to the lower rating, "
+                        f"{who(lo)} {lo.rating} (rules of 1997)")
     # 5.2.5 the higher ranked player's preference
     return give(high, high.preference.colour, "5.2.5",
                 f"both {_pref_text(a)}, histories give no difference; higher ranked {who(high)} "

@@ -42,7 +42,7 @@ from ..model import (
 )
 from .brackets import BracketPairing
 from .colours import allocate, ranks_higher, who
-from .state import PlayerState, player_states
+from .state import PlayerState, player_states, upfloat_limit
 from .upfloaters import UpfloaterChoice, fmt
 
 
@@ -70,9 +70,13 @@ class _Round(UpfloaterChoice, BracketPairing):
         self.index = index
         n = len(present)
         self.n = n
+        rules = snapshot.dubov_rules
+        self.rules = rules
         self.score = [st.score for st in present]
         self.tpn = [st.tpn for st in present]
-        self.aro = [st.aro for st in present]
+        # the ARO every comparison uses: rounded (2025 1.6.1) or not (1997 1.2)
+        self.aro = [st.aro_exact if rules.aro_unrounded else st.aro for st in present]
+        self.rating = [st.rating for st in present]
         self.white_seeker = [st.preference.colour is Colour.WHITE for st in present]
         self.absc = [
             (1 if st.preference.colour is Colour.WHITE else 2)
@@ -82,6 +86,7 @@ class _Round(UpfloaterChoice, BracketPairing):
         ]
         blocked: list[set[int]] = [set() for _ in range(n)]
         by_id = {p.id: p for p in snapshot.players}
+        self.name_key = [by_id[st.id].name.casefold() for st in present]  # 1997: "alphabetically"
         for i, st in enumerate(present):
             for e in by_id[st.id].history:
                 if e.played and e.opponent in index:
@@ -96,6 +101,16 @@ class _Round(UpfloaterChoice, BracketPairing):
         self.max_up = [st.max_upfloater for st in present]
         self.ups = [st.upfloats for st in present]
         self.up_prev = [st.upfloated_previous for st in present]
+        self.order_name = "4.2"
+        if rules.upfloaters_by_rating:
+            self.order_name = "7.1-7.2 (rules of 1997: score, highest rating, lowest ARO)"
+        if rules.upfloat_bars:
+            # 1997 2.1 instead of C8-C10: the C8 figure counts the barred upfloaters (upfloated
+            # in the previous round, or as often as the limit allows), C9 and C10 are off
+            self.bar_limit = upfloat_limit(snapshot.total_rounds, rules)
+            self.max_up = [st.max_upfloater or st.upfloated_previous for st in present]
+            self.ups = [0] * n
+            self.up_prev = [False] * n
         self._rejected: list[tuple[tuple[int, ...], str]] = []  # explanation of 2.2.2
 
     # ------------------------------------------------------------ legality (D11)
@@ -128,6 +143,11 @@ class _Round(UpfloaterChoice, BracketPairing):
         mate = maximum_matching(len(vs), lambda a, b: legal(vs[a], vs[b]), self._order(vs))
         return [vs[i] for i in range(len(vs)) if mate[i] == -1]
 
+    def upfloater_key(self, i: int) -> tuple:
+        """1997 7.1-7.2 (b, c): "the player with the highest R ... the same R, the one with
+        the lowest ARO"; then alphabetically and TPN (readings of docs/dubov-1997.md)."""
+        return (-self.rating[i], self.aro[i], self.name_key[i], self.tpn[i])
+
     def name(self, i: int) -> str:
         return who(self.st[i])
 
@@ -148,12 +168,15 @@ class _Round(UpfloaterChoice, BracketPairing):
         for i in remaining:
             groups.setdefault(self.score[i], []).append(i)  # TPN order within a group
         scores = sorted(groups, reverse=True)
+        ranked = groups  # 4.2.2: a score's possible upfloaters by initial ranking (TPN)
+        if self.rules.upfloaters_by_rating:  # 1997 7.1-7.2 b-c: highest rating, then lowest ARO
+            ranked = {t: sorted(g, key=self.upfloater_key) for t, g in groups.items()}
         taken = [False] * self.n
         for gi, s in enumerate(scores):
             residents = [i for i in groups[s] if not taken[i]]
             if not residents:
                 continue
-            pool = [i for t in scores[gi + 1 :] for i in groups[t] if not taken[i]]
+            pool = [i for t in scores[gi + 1 :] for i in ranked[t] if not taken[i]]
             ups, up_reason, ev = self.choose_upfloaters(s, residents, pool)
             bracket = residents + list(ups)
             for i in bracket:
@@ -189,7 +212,10 @@ class _Round(UpfloaterChoice, BracketPairing):
                 )
             return None, ByeDecision(player=None, reason="Even number of players to pair: no pairing-allocated bye.")
         eligible = [i for i in everyone if self.st[i].pab_eligible]
-        eligible.sort(key=lambda i: (self.score[i], -self.st[i].games_played, -self.tpn[i]))
+        if self.rules.bye_by_rating:
+            eligible.sort(key=self._bye_key_1997(everyone))
+        else:
+            eligible.sort(key=lambda i: (self.score[i], -self.st[i].games_played, -self.tpn[i]))
         rejected: list[int] = []
         for c in eligible:
             rest = [i for i in everyone if i != c]
@@ -224,6 +250,26 @@ class _Round(UpfloaterChoice, BracketPairing):
             bad = self.unpaired_in_maximum(everyone)
         raise NoLegalPairing(msg + "; the arbiter decides (1.8.3).", tuple(self.st[i].id for i in bad))
 
+    def _bye_key_1997(self, everyone: list[int]):
+        """1997 4: "the player from the lowest score group who has the lowest R"; with the
+        lowest R in both colour subgroups, the one due to the dominating colour (the
+        colour more players of his scoregroup are due; none when equal), and among equal R
+        the higher ARO; then the lowest in the initial ranking (reading).  Eligibility (C2)
+        and completion (2.1.2) stay as in 2025 (readings of docs/dubov-1997.md)."""
+        whites: dict[Decimal, int] = {}
+        sizes: dict[Decimal, int] = {}
+        for i in everyone:
+            sizes[self.score[i]] = sizes.get(self.score[i], 0) + 1
+            whites[self.score[i]] = whites.get(self.score[i], 0) + self.white_seeker[i]
+
+        def off_dominant(i: int) -> int:
+            w, n = whites[self.score[i]], sizes[self.score[i]]
+            if 2 * w == n:
+                return 0
+            return int(self.white_seeker[i] != (2 * w > n))
+
+        return lambda i: (self.score[i], self.rating[i], off_dominant(i), -self.aro[i], -self.tpn[i])
+
     def _bye_reason(self, c: int, eligible: list[int], rejected: list[int]) -> str:
         st = self.st[c]
         parts = [f"Pairing-allocated bye to {who(st)}"]
@@ -235,6 +281,16 @@ class _Round(UpfloaterChoice, BracketPairing):
         others = [i for i in eligible if i != c and i not in rejected]
         if not others:
             parts.append("the only eligible player left")
+        elif self.rules.bye_by_rating:
+            nxt = others[0]
+            if self.score[nxt] != self.score[c]:
+                parts.append(f"lowest score {fmt(self.score[c])} (4; next {self.name(nxt)} has {fmt(self.score[nxt])})")
+            elif self.rating[nxt] != self.rating[c]:
+                parts.append(f"score {fmt(self.score[c])}, lowest rating {self.rating[c]} "
+                             f"(4, rules of 1997; {self.name(nxt)} has {self.rating[nxt]})")
+            else:
+                parts.append(f"score {fmt(self.score[c])}, rating {self.rating[c]} as {self.name(nxt)}: the dominating "
+                             "due colour, then the higher ARO, then the lower initial ranking (4, rules of 1997)")
         else:
             nxt = others[0]
             if self.score[nxt] != self.score[c]:
@@ -262,15 +318,19 @@ class _Round(UpfloaterChoice, BracketPairing):
         higher-ranked player's score, sum of scores, higher-ranked player's TPN.
         O(P log P)."""
         init = self.snapshot.initial_colour
-        rows = []
+        rules = self.rules
+        by_pair = rules.first_round_by_pair and self.snapshot.round_number == 1  # 1997 5
+        keyed = []
         for a, b in pairs:
             sa, sb = self.st[a], self.st[b]
             high, low = (sa, sb) if ranks_higher(sa, sb) else (sb, sa)
-            white, black, rule, reason = allocate(sa, sb, init)
-            rows.append(((-high.score, -(high.score + low.score), high.tpn), white, black, rule, reason))
-        rows.sort(key=lambda r: r[0])
-        boards = [Board(number=k, white=w, black=b) for k, (_, w, b, _, _) in enumerate(rows, start=1)]
-        decisions = [ColourDecision(white=w, black=b, rule=rule, reason=reason) for (_, w, b, rule, reason) in rows]
+            keyed.append(((-high.score, -(high.score + low.score), high.tpn), sa, sb))
+        keyed.sort(key=lambda r: r[0])
+        boards, decisions = [], []
+        for k, (_, sa, sb) in enumerate(keyed, start=1):
+            white, black, rule, reason = allocate(sa, sb, init, rules, k if by_pair else None)
+            boards.append(Board(number=k, white=white, black=black))
+            decisions.append(ColourDecision(white=white, black=black, rule=rule, reason=reason))
         return boards, decisions
 
     # ------------------------------------------------------------ verification

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 
 from ..history import (
     colour_difference,
@@ -20,6 +21,7 @@ from ..history import (
 )
 from ..model import (
     Colour,
+    DubovRules,
     Player,
     Preference,
     PreferenceStrength,
@@ -31,12 +33,14 @@ from ..model import (
 __all__ = [
     "PlayerState",
     "aro",
+    "aro_unrounded",
     "colour_difference",
     "colour_preference",
     "max_t",
     "pab_eligible",
     "played_colours",
     "player_states",
+    "upfloat_limit",
     "validate",
 ]
 
@@ -44,6 +48,15 @@ __all__ = [
 def max_t(total_rounds: int) -> int:
     """1.7.2: MaxT = 2 + floor(Rnds / 5)."""
     return 2 + total_rounds // 5
+
+
+def upfloat_limit(total_rounds: int, rules: DubovRules | None = None) -> int:
+    """How many upfloats make a player a maximum upfloater: MaxT (2025 1.7.2), or with
+    ``rules.upfloat_bars`` the limit of 1997 2.1 ("not more than three times if the
+    tournament has less than 10 rounds, four times if it has more than 9"): 3 or 4."""
+    if rules is not None and rules.upfloat_bars:
+        return 3 if total_rounds < 10 else 4
+    return max_t(total_rounds)
 
 
 def colour_preference(history: tuple[RoundEntry, ...]) -> Preference:
@@ -65,6 +78,13 @@ def aro(player: Player, ratings: dict[int, int]) -> int:
     return int((Decimal(sum(opp)) / len(opp)).to_integral_value(rounding=ROUND_HALF_UP))
 
 
+def aro_unrounded(player: Player, ratings: dict[int, int]) -> Fraction:
+    """1997 1.2: the mean rating of the played opponents, not rounded (6.2's example
+    lists AROs such as 2318.4); 0 if none (the 1997 text is silent: as 2025 1.6.3)."""
+    opp = [ratings[e.opponent] for e in player.history if e.played and e.opponent is not None]
+    return Fraction(sum(opp), len(opp)) if opp else Fraction(0)
+
+
 @dataclass(frozen=True)
 class PlayerState:
     """A player's figures before the round being paired."""
@@ -81,9 +101,10 @@ class PlayerState:
     pab_eligible: bool  # C2 / D8
     upfloats: int  # D7, earlier rounds
     upfloated_previous: bool  # D7, round - 1
-    max_upfloater: bool  # D6: upfloats >= MaxT
+    max_upfloater: bool  # D6: upfloats >= MaxT (1997 2.1: >= 3, or 4 from 10 rounds)
     points: Decimal = Decimal(0)  # real points, as in the standings
     virtual_points: Decimal = Decimal(0)  # acceleration carried into this round
+    aro_exact: Fraction = Fraction(0)  # the ARO unrounded (1997 1.2)
 
 
 def player_states(snapshot: Snapshot) -> dict[int, PlayerState]:
@@ -97,7 +118,7 @@ def player_states(snapshot: Snapshot) -> dict[int, PlayerState]:
     ratings = {p.id: p.rating for p in snapshot.players}
     accel = snapshot.acceleration
     running, real = pairing_scores(snapshot)
-    limit = max_t(snapshot.total_rounds)
+    limit = upfloat_limit(snapshot.total_rounds, snapshot.dubov_rules)
     states: dict[int, PlayerState] = {}
     for p in snapshot.players:
         ups = 0
@@ -125,5 +146,6 @@ def player_states(snapshot: Snapshot) -> dict[int, PlayerState]:
             max_upfloater=ups >= limit,
             points=real[p.id],
             virtual_points=virtual_points(accel, p.id, snapshot.round_number),
+            aro_exact=aro_unrounded(p, ratings),
         )
     return states

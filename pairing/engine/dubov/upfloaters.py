@@ -149,20 +149,35 @@ class UpfloaterChoice:
                 continue
             if not why_k:
                 why_k = "odd number of residents"
-            skipped: list[tuple[int, ...]] = []
-            for cont in containers([len(lv) for lv in levels], k):
-                self._rejected = []
-                found = self._search_container(residents, pool, levels, cont, seq, wr, nr)
-                if found is not None:
-                    best, runner = found
-                    reason = self._upfloater_reason(k, why_k, best, runner, cont, skipped, level_score)
-                    return best.upfloaters, reason, best
-                skipped.append(cont)
+            for bars, lvls in self._bar_passes(levels, k):
+                skipped: list[tuple[int, ...]] = []
+                for cont in containers([len(lv) for lv in lvls], k):
+                    self._rejected = []
+                    found = self._search_container(residents, pool, lvls, cont, seq, wr, nr, bars)
+                    if found is not None:
+                        best, runner = found
+                        reason = self._upfloater_reason(k, why_k, best, runner, cont, skipped, level_score)
+                        return best.upfloaters, reason, best
+                    skipped.append(cont)
             why_k = f"no set of {k} upfloater(s) gives a legal bracket that keeps the rest completable"
         raise EngineError(  # pragma: no cover - excluded by C4 at the previous step
             f"internal error: bracket {fmt(score)} found no upfloater set although the round is completable"
         )
 
+
+    def _bar_passes(self, levels: list[list[int]], k: int) -> Iterator[tuple[int | None, list[list[int]]]]:
+        """The passes over the containers for k upfloaters: one (no filter) by the 2025
+        text.  With the bars of 1997 2.1 (``upfloat_bars``; they are off in the last round),
+        sets with no barred player first (the barred players left out of the levels),
+        then sets with exactly 1, 2 ... k of them: the bar ranks next to the number of
+        upfloaters, above C6 (docs/dubov-1997.md).  Barred players are the C8 figure of
+        the vector then (``max_up``)."""
+        if not self.rules.upfloat_bars or self.last_round:
+            yield None, levels
+            return
+        yield 0, [[i for i in lv if not self.max_up[i]] for lv in levels]
+        for bars in range(1, k + 1):
+            yield bars, levels
 
     def _evaluate(self, residents: list[int], pool: list[int], ups: tuple[int, ...], lower: tuple[int, ...],
                   seqs: tuple[int, ...]) -> _Eval | None:
@@ -184,7 +199,8 @@ class UpfloaterChoice:
         return (self.white_seeker[i], self.max_up[i], self.ups[i] if self.max_up[i] else 0, self.up_prev[i])
 
 
-    def _container_sets(self, levels, cont, seq, wr, nr) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], tuple]]:
+    def _container_sets(self, levels, cont, seq, wr, nr, bars: int | None = None
+                        ) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], tuple]]:
         """The sets of one container in (lower-bound vector, sequence numbers) order,
         lazily.  Players of a level with the same kind (colour sought, C8-C10 figures)
         are interchangeable for the lower bound, so the bound is computed once per
@@ -203,6 +219,8 @@ class UpfloaterChoice:
             per_level.append(list(_distributions(sorted(kinds.items()), counts[lv])))
         by_bound: dict[tuple[int, ...], list[tuple]] = {}
         for choice in product(*per_level):
+            if bars is not None and sum(kind[1] * c for dist in choice for kind, c in dist) != bars:
+                continue  # another pass of 1997 2.1 (_bar_passes)
             w = wr + sum(kind[0] * c for dist in choice for kind, c in dist)
             total = nr + len(cont)
             c7 = abs(2 * w - total) // 2
@@ -230,8 +248,8 @@ class UpfloaterChoice:
             yield tuple(seq[i] for i in ups), ups
 
 
-    def _search_container(self, residents, pool, levels, cont, seq, wr, nr):
-        cands = self._container_sets(levels, cont, seq, wr, nr)
+    def _search_container(self, residents, pool, levels, cont, seq, wr, nr, bars: int | None = None):
+        cands = self._container_sets(levels, cont, seq, wr, nr, bars)
         best: _Eval | None = None
         runner: _Eval | tuple | None = None
         evaluated: list[_Eval] = []
@@ -257,6 +275,8 @@ class UpfloaterChoice:
         for lv in cont:
             counts[lv] = counts.get(lv, 0) + 1
         first = tuple(i for lv in sorted(counts) for i in levels[lv][: counts[lv]])
+        if bars is not None and sum(self.max_up[i] for i in first) != bars:
+            first = best.upfloaters  # outside this pass of 1997 2.1: not a rival
         if first != best.upfloaters and all(e.upfloaters != first for e in evaluated) and all(
             u != first for u, _ in self._rejected
         ):
@@ -297,7 +317,11 @@ class UpfloaterChoice:
             parts.append("C6 keeps the score differences smallest (highest-scored possible upfloaters)")
         c7, c8, c9, c10 = best.vector
         figs = f"C7 {c7} without preference"
-        if not self.last_round:
+        if self.rules.upfloat_bars:
+            figs += (", the bars of 2.1 off in the last round" if self.last_round else
+                     f", {c8} upfloater(s) barred by 2.1 (rules of 1997: upfloated last round or "
+                     f"{self.bar_limit} times already; sets with fewer barred players come first)")
+        elif not self.last_round:
             figs += f", C8 {c8} maximum upfloater(s), C9 {c9}, C10 {c10} upfloated last round"
         else:
             figs += ", C8-C10 off in the last round"
@@ -311,16 +335,17 @@ class UpfloaterChoice:
             parts.append(f"next set in order ({self.names(runner[1])}) cannot be paired or completed")
         else:
             diff = next((j for j in range(4) if runner.vector[j] != best.vector[j]), None)
+            names = ("C7", "2.1 (1997)", "C9", "C10") if self.rules.upfloat_bars else CRITERIA
             if diff is None:
-                parts.append(f"equal on C6-C10 with {self.names(runner.upfloaters)}: 4.2 order decides")
+                parts.append(f"equal on C6-C10 with {self.names(runner.upfloaters)}: {self.order_name} order decides")
             elif runner.seqs < best.seqs:
                 parts.append(
-                    f"{CRITERIA[diff]} decides against {self.names(runner.upfloaters)}, first in 4.2 order "
+                    f"{names[diff]} decides against {self.names(runner.upfloaters)}, first in {self.order_name} order "
                     f"({runner.vector[diff]} vs {best.vector[diff]})"
                 )
             else:
                 parts.append(
-                    f"{CRITERIA[diff]} decides against {self.names(runner.upfloaters)} "
+                    f"{names[diff]} decides against {self.names(runner.upfloaters)} "
                     f"({runner.vector[diff]} vs {best.vector[diff]})"
                 )
         return "; ".join(parts) + "."

@@ -1,0 +1,331 @@
+"""The Dubov system's rules of 1997 as switches of the one engine (``DubovRules``).
+
+One hand-worked round per switch, from the 1997 text (FIDE Handbook C.04.4.1 as approved
+by the 1997 General Assembly, ``../shared/rules/dubov-1997-handbook.txt``, with the full
+wording in ``dubov-1997-vega-notes.txt``): each test pairs the round by the 2025 text, by
+the 2025 text with that one switch on, and (where the other switches do not touch it) by
+the rules of 1997 as a whole.  docs/dubov-1997.md lists every difference, its switch and
+its test.  Ids are TPNs; ratings as each test says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from pairing.engine import DubovRules, InvalidSnapshot, pair_round
+from pairing.engine.dubov.state import max_t, player_states, upfloat_limit
+
+from .builders import boards, fresh, from_rounds
+
+RULES_1997 = DubovRules(year=1997)
+
+
+def by(snap, **switches):
+    """``snap`` paired with the given switches of 1997 on (the others as 2025)."""
+    return pair_round(replace(snap, dubov_rules=DubovRules(**switches)))
+
+
+def by_1997(snap):
+    return pair_round(replace(snap, dubov_rules=RULES_1997))
+
+
+def test_the_year_sets_every_switch_and_a_switch_given_overrides_it():
+    """``DubovRules()`` is the 2025 text (every switch off), ``DubovRules(year=1997)``
+    the rules of 1997 (every switch on); a switch given explicitly wins, so that one
+    difference can be tested alone; another year is refused."""
+    names = DubovRules.switches()
+    assert len(names) == 9
+    assert not any(getattr(DubovRules(), n) for n in names)
+    assert all(getattr(RULES_1997, n) for n in names)
+    one = DubovRules(bye_by_rating=True)
+    assert one.bye_by_rating and not one.aro_unrounded and one.year == 2025
+    assert not DubovRules(year=1997, colours_by_aro=False).colours_by_aro
+    with pytest.raises(InvalidSnapshot, match="1997 and of 2025"):
+        DubovRules(year=2018)
+
+
+def test_aro_unrounded_1997_1_2():
+    """1997 1.2 defines ARO as the average rating of the opponents, with no rounding; the
+    example of 6.2 lists 2310.0, 2318.4 ... (2025 1.6.1 rounds to an integer, half up).
+
+    Round 3 of 5; players 5-8 are absent.  Rounds 1-2 were all draws:
+    1-5, 2-7, 6-3, 8-4, then 6-1, 8-2, 3-5, 4-7.  Ratings: 1 2400, 2 2390, 3 2380,
+    4 2370, 5 2311, 6 2311, 7 2321, 8 2300.  Everyone present has 1 point.
+
+    White seekers (W then B): 1, ARO (2311 + 2311) / 2 = 2311; 2, ARO (2321 + 2300) / 2
+    = 2310.5.  Black seekers (B then W): 3, 4.
+
+    2025: both AROs round to 2311; S1 by ARO then initial ranking = (1, 2); T2 (3, 4):
+    1-3, 2-4.  1997: 2310.5 < 2311, S1 = (2, 1): 2-3 and 1-4 (board 1: 1-4, the higher
+    ranked player's TPN orders the boards of equal scores)."""
+    ratings = {1: 2400, 2: 2390, 3: 2380, 4: 2370, 5: 2311, 6: 2311, 7: 2321, 8: 2300}
+    snap = from_rounds(8, [[(1, 5, "1/2"), (2, 7, "1/2"), (6, 3, "1/2"), (8, 4, "1/2")],
+                           [(6, 1, "1/2"), (8, 2, "1/2"), (3, 5, "1/2"), (4, 7, "1/2")]],
+                       ratings=ratings, total_rounds=5)
+    snap = replace(snap, absent=frozenset({5, 6, 7, 8}))
+    states = player_states(snap)
+    assert (states[1].aro, states[2].aro) == (2311, 2311)
+    assert (float(states[1].aro_exact), float(states[2].aro_exact)) == (2311.0, 2310.5)
+    assert boards(pair_round(snap)) == [(1, 3), (2, 4)]
+    assert boards(by(snap, aro_unrounded=True)) == [(1, 4), (2, 3)]
+    assert boards(by_1997(snap)) == [(1, 4), (2, 3)]
+
+
+def test_bye_by_rating_1997_4():
+    """1997 4: "The player from the lowest score group, who has the lowest R will get the
+    bye" (2025 2.1.4-2.1.5: the most games played, then the lowest initial ranking).
+
+    Seven players rated 2400, 2300 ... 1800 (ids = TPNs).  Round 1: 7 absent (zero-point
+    bye); 1-4, 5-2, 3-6 won by 1, 2 and 3.  Round 2 of 5, all seven present: a bye.  The
+    lowest score is 0: players 4, 5, 6 (one game each) and 7 (none).
+
+    2025: the most games played leaves 4, 5, 6; the lowest in the initial ranking is 6.
+    1997: the lowest rating of the 0-point group is 7 (1800).  Both leave a complete
+    pairing of the others (2.1.2 kept, a reading)."""
+    ratings = {i: 2500 - 100 * i for i in range(1, 8)}
+    snap = from_rounds(7, [[(1, 4, "1-0"), (5, 2, "0-1"), (3, 6, "1-0"), (7, "Z")]], ratings=ratings,
+                       total_rounds=5)
+    assert pair_round(snap).bye == 6
+    assert by(snap, bye_by_rating=True).bye == 7
+    assert by_1997(snap).bye == 7
+    assert "lowest rating 1800 (4, rules of 1997" in by_1997(snap).explanation.bye.reason
+
+
+def test_bye_by_rating_1997_4_the_dominating_colour_before_the_aro():
+    """1997 4, second sentence: with the lowest R in both colour subgroups, "the player to
+    get the bye must be due to the dominating colour", and only then the higher ARO.
+
+    Eight players; 5 and 8 are both rated 1900 (the others 2400, 2300, 2200, 2100, 2050,
+    2000).  Round 1: 1-5, 6-2, 3-7, 8-4 (White first); 1, 2, 7 and 4 win.  Round 2 of 5
+    with 4 absent (seven players, a bye).  The 0-point group: 5 (Black in round 1: due
+    White, ARO 2400), 6 (White: due Black), 3 (White: due Black), 8 (White: due Black).
+    Black dominates, three to one.  The lowest R, 1900, is shared by 5 (White subgroup)
+    and 8 (Black subgroup): the bye goes to 8, though 5 has the higher ARO (2400 against
+    2100) and the ARO alone would have chosen 5."""
+    ratings = {1: 2400, 2: 2300, 3: 2200, 4: 2100, 5: 1900, 6: 2050, 7: 2000, 8: 1900}
+    snap = from_rounds(8, [[(1, 5, "1-0"), (6, 2, "0-1"), (3, 7, "0-1"), (8, 4, "0-1")]], ratings=ratings,
+                       total_rounds=5)
+    snap = replace(snap, absent=frozenset({4}))
+    assert by(snap, bye_by_rating=True).bye == 8
+    assert "dominating due colour" in by(snap, bye_by_rating=True).explanation.bye.reason
+
+
+def test_upfloat_bars_1997_2_1_not_two_rounds_running():
+    """1997 2.1 (Vega's copy: 2.5): "Apart from the last round a player cannot be
+    transferred to a higher score group two times running" (2025: C10 only, a quality
+    criterion below C6).
+
+    Six players rated 2490 ... 2440.  Round 1: 1-4 1-0, 5-2 0-1, 3-6 draw.  Round 2:
+    2-1 draw, 4-3 1-0 (4 upfloated: 0 against 0.5), 6-5 1-0 (5 upfloated: 0 against 0.5).
+    Round 3 of 5: 1, 2, 6 have 1.5; 4 has 1; 3 has 0.5; 5 has 0.
+
+    The 1.5 group is odd: one upfloater.  2025: C6 takes the 1-point player, 4 (it
+    upfloated last round: C10 counts it, but C6 comes first): 1-6, 4-2, then 3-5.
+    1997: 4 is barred, so is 5; the bar ranks above the score difference (reading): 3
+    (0.5) upfloats: 1-6, 3-2, and below 5-4 (4's bracket has only 5 left: the bar gives
+    way, reading).  In the last round (3 of 3) the bars are off: as 2025."""
+    snap = from_rounds(6, [[(1, 4, "1-0"), (5, 2, "0-1"), (3, 6, "1/2")],
+                           [(2, 1, "1/2"), (4, 3, "1-0"), (6, 5, "1-0")]], total_rounds=5)
+    assert boards(pair_round(snap)) == [(1, 6), (4, 2), (3, 5)]
+    p = by(snap, upfloat_bars=True)
+    assert boards(p) == [(1, 6), (3, 2), (5, 4)]
+    assert p.explanation.brackets[0].upfloaters == (3,)
+    assert "barred by 2.1" in p.explanation.brackets[0].upfloater_reason
+    assert boards(by_1997(snap))[:2] == [(1, 6), (3, 2)]
+    last = replace(snap, total_rounds=3)
+    assert boards(by(last, upfloat_bars=True)) == boards(pair_round(last)) == [(1, 6), (4, 2), (3, 5)]
+
+
+@pytest.mark.parametrize(("rounds", "maxt_2025", "limit_1997"), [(4, 2, 3), (7, 3, 3), (9, 3, 3), (10, 4, 4),
+                                                                   (14, 4, 4), (15, 5, 4), (20, 6, 4)])
+def test_upfloat_bars_1997_2_1_the_limit(rounds, maxt_2025, limit_1997):
+    """1997 2.1: not "more than three times (if the tournament has less than 10 rounds) or
+    four times (if the tournament has more than 9 rounds)": a player who has upfloated 3
+    (or 4) times is barred.  2025 1.7.2: MaxT = 2 + Rnds / 5 rounded down.  They agree
+    from 5 to 14 rounds only."""
+    assert max_t(rounds) == upfloat_limit(rounds) == maxt_2025
+    assert upfloat_limit(rounds, RULES_1997) == limit_1997
+
+
+def test_upfloaters_by_rating_1997_7_2():
+    """1997 7.2 (as 7.1): of the players of the next lower score group "the player with
+    the highest R is to be transferred ... the same R, the one with the lowest ARO"
+    (2025 4.2.2: by the initial ranking).
+
+    Six players: 1 2300, 2 2200, 3 and 4 both 2000 (3 ranked first by title or name),
+    5 1950, 6 1900.  Round 1 as recorded: 1-2 1-0, 5-3 draw, 6-4 draw.  Round 2 of 5:
+    1 alone has 1 point and wants Black (strong).  Of the 0.5 group the White seekers
+    are 3 (ARO 1950) and 4 (ARO 1900); C7 takes one of them.
+
+    2025: 3, first by initial ranking: 3-1, then 4-5 and 2-6.  1997: same R, lowest
+    ARO: 4: 4-1, then 3-6 and 2-5."""
+    ratings = {1: 2300, 2: 2200, 3: 2000, 4: 2000, 5: 1950, 6: 1900}
+    snap = from_rounds(6, [[(1, 2, "1-0"), (5, 3, "1/2"), (6, 4, "1/2")]], ratings=ratings, total_rounds=5)
+    assert boards(pair_round(snap)) == [(3, 1), (4, 5), (2, 6)]
+    p = by(snap, upfloaters_by_rating=True)
+    assert boards(p) == [(4, 1), (3, 6), (2, 5)]
+    assert "7.1-7.2 (rules of 1997" in p.explanation.brackets[0].upfloater_reason
+    assert boards(by_1997(snap))[0] == (4, 1)
+
+
+def test_lists_by_rating_1997_6_2():
+    """1997 6.2: White seekers by increasing ARO, "the ARO being the same the player with
+    the lower R is placed higher"; Black seekers by decreasing R (2025 2.2.5: equal AROs
+    by the initial ranking; 4.4.2: Black seekers by the initial ranking).
+
+    Eight players: 1 2400, 2 2300, 3 2200, 4 2100, 5 2000, 6-8 1900.  Round 1 (1-5, 6-2,
+    3-7, 8-4) all drawn.  Round 2 of 5, one bracket of 0.5.  White seekers and AROs: 2
+    (1900), 4 (1900), 7 (2200), 5 (2400); Black seekers 1, 3, 6, 8 (by R: 1, 3, then 6
+    and 8 at 1900, the higher ARO first: 6 (2300) before 8 (2100), as their TPNs).
+
+    2025: S1 = (2, 4, 7, 5): 2-1, 4-3, 7-6, 5-8.  1997: 2 and 4 tie on ARO, the lower R
+    first: S1 = (4, 2, 7, 5): 4-1, 2-3, 7-6, 5-8."""
+    ratings = {1: 2400, 2: 2300, 3: 2200, 4: 2100, 5: 2000, 6: 1900, 7: 1900, 8: 1900}
+    snap = from_rounds(8, [[(1, 5, "1/2"), (6, 2, "1/2"), (3, 7, "1/2"), (8, 4, "1/2")]], ratings=ratings,
+                       total_rounds=5)
+    assert boards(pair_round(snap)) == [(2, 1), (4, 3), (5, 8), (7, 6)]
+    assert boards(by(snap, lists_by_rating=True)) == [(4, 1), (2, 3), (5, 8), (7, 6)]
+    assert boards(by_1997(snap)) == [(4, 1), (2, 3), (5, 8), (7, 6)]
+
+
+def test_lists_by_rating_1997_6_2_black_seekers_by_rating():
+    """1997 6.2, the Black column: "arranged in order of decreasing R", where 2025 numbers
+    G2 by the initial ranking.  They differ when the initial ranking is not the rating
+    order: here a late entry who kept the last pairing number.
+
+    Eight players: 1 2400, 2 2300, 3 2100, 4 2000, 6 1900, 7 1800, 8 1700, and 5 rated
+    2250, who entered in round 2 with pairing number 5 (5 and 8 absent in round 1).
+    Round 1: 1-4, 2-6, 7-3 drawn.  Round 2: 7-1, 4-2, 3-6 drawn, 5-8 1-0.  Round 3 of 5
+    with 4, 6, 7, 8 absent: 1, 2, 3, 5 have 1 point.  White seekers 1 (W B, ARO 1900)
+    and 2 (W B, ARO 1950): S1 = (1, 2) in both.  Black seekers 3 (B W) and 5 (W).
+
+    2025: T2 = (3, 5) by pairing number: 1-3, 2-5.  1997: by rating, 5 (2250) before 3
+    (2100): 1-5, 2-3."""
+    ratings = {1: 2400, 2: 2300, 3: 2100, 4: 2000, 5: 2250, 6: 1900, 7: 1800, 8: 1700}
+    snap = from_rounds(8, [[(1, 4, "1/2"), (2, 6, "1/2"), (7, 3, "1/2"), (5, "Z"), (8, "Z")],
+                           [(7, 1, "1/2"), (4, 2, "1/2"), (3, 6, "1/2"), (5, 8, "1-0")]],
+                       ratings=ratings, total_rounds=5)
+    snap = replace(snap, absent=frozenset({4, 6, 7, 8}))
+    assert boards(pair_round(snap)) == [(1, 3), (2, 5)]
+    assert boards(by(snap, lists_by_rating=True)) == [(1, 5), (2, 3)]
+    assert boards(by_1997(snap)) == [(1, 5), (2, 3)]
+
+
+def test_shift_extremes_1997_7_3_and_7_4():
+    """1997 7.3: with 2n more White seekers, n of them "who have the lowest ARO, are
+    transferred to the black group" (equal ARO: the higher R); 7.4: with 2n more Black
+    seekers, n "who have the highest ARO" go to the White group (equal ARO: the lower R).
+    2025 4.3.3 takes them from the middle of the list outwards.
+
+    Twelve players rated 2450, 2400 ... 1900 (50 apart).  Round 1: 1-7, 8-2, 3-9, 10-4,
+    5-11, 12-6; won by 1, 8, 3, 4, 5, 12.  Round 2 of 5.
+
+    1 point: Black seekers 1 (ARO 2150), 3 (2050), 5 (1950), 8 (2400), 12 (2200); White
+    seeker 4 (2000).  Two Black seekers move.  2025: by TPN 1, 3, 5, 8, 12, middle-out
+    5, 3, 8, 1, 12: {5, 3}; S1 = (5, 4, 3), T2 = (1, 8, 12).  1997: the highest AROs, 8
+    and 12; S1 = (4, 12, 8) by ARO, T2 = (1, 3, 5): 4-1, 12-3, 8-5.
+
+    0 points: White seekers 2 (2100), 6 (1900), 7 (2450), 9 (2350), 11 (2250); Black
+    seeker 10.  Two White seekers move.  2025: by ARO 6, 2, 11, 9, 7, middle-out 11, 2 ...:
+    {11, 2}.  1997: the lowest AROs, 6 and 2; S1 = (11, 9, 7), T2 = (2, 6, 10): 2-11 (5.2.5
+    gives the higher ranked 2 White), 6-9, 7-10."""
+    ratings = {i: 2500 - 50 * i for i in range(1, 13)}
+    snap = from_rounds(12, [[(1, 7, "1-0"), (8, 2, "1-0"), (3, 9, "1-0"), (10, 4, "0-1"), (5, 11, "1-0"),
+                             (12, 6, "1-0")]], ratings=ratings, total_rounds=5)
+    p = pair_round(snap)
+    assert [b.shifted_from_larger for b in p.explanation.brackets] == [(5, 3), (11, 2)]
+    assert boards(p) == [(5, 1), (12, 3), (4, 8), (2, 6), (7, 11), (9, 10)]
+    q = by(snap, shift_extremes=True)
+    assert [b.shifted_from_larger for b in q.explanation.brackets] == [(8, 12), (6, 2)]
+    assert boards(q) == [(4, 1), (12, 3), (8, 5), (2, 11), (6, 9), (7, 10)]
+    assert {frozenset((b.white, b.black)) for b in by_1997(snap).boards} == {
+        frozenset(b) for b in boards(q)}
+
+
+def test_shift_spares_absolute_1997_2_2():
+    """1997 2.2: "A player shall not be transferred from the subgroup due to a colour to the
+    subgroup due to the other colour if this would violate the limitations C.04.1.f or
+    C.04.1.g" (the colour difference of two, three of a colour running: an absolute
+    preference; Vega's copy numbers the article 2.6).  2025 has no such
+    limit (the shift's pairs keep C3 anyway).
+
+    Eight players rated 2400, 2350, 2300, 2250, 2200, 2100, 2000, 1900; 1-4 win every
+    game: round 1 1-8, 7-2, 6-3, 4-5; round 2 7-1, 2-5, 8-3, 6-4.  Round 3 of 5, the
+    2-point bracket: White seekers 1 (W B, ARO 1950), 3 (B B: absolute,
+    ARO 2000), 4 (W B, ARO 2150); Black seeker 2 (B W).  One White seeker moves.
+
+    2025: middle-out of 1, 3, 4 is 3: G1 = (1, 4), G2 = (2, 3): 1-2, and 3-4 by 5.2.3.
+    1997: 3 stays; middle-out of 1, 4 is 1: G1 = (3, 4), G2 = (1, 2): 3-1, 4-2."""
+    ratings = {1: 2400, 2: 2350, 3: 2300, 4: 2250, 5: 2200, 6: 2100, 7: 2000, 8: 1900}
+    snap = from_rounds(8, [[(1, 8, "1-0"), (7, 2, "0-1"), (6, 3, "0-1"), (4, 5, "1-0")],
+                           [(7, 1, "0-1"), (2, 5, "1-0"), (8, 3, "0-1"), (6, 4, "0-1")]],
+                       ratings=ratings, total_rounds=5)
+    top = pair_round(snap).explanation.brackets[0]
+    assert top.shifted_from_larger == (3,)
+    assert boards(pair_round(snap))[:2] == [(1, 2), (3, 4)]
+    p = by(snap, shift_spares_absolute=True)
+    assert p.explanation.brackets[0].shifted_from_larger == (1,)
+    assert boards(p)[:2] == [(3, 1), (4, 2)]
+    assert any("2.2 (rules of 1997)" in n for n in p.explanation.brackets[0].notes)
+    assert boards(by_1997(snap))[:2] == [(3, 1), (4, 2)]
+
+
+def test_colours_by_aro_1997_3():
+    """1997 3, the last two lines: "assign white to the player with the higher ARO", then
+    "to the player with the lower R" (2025 5.2.5: the higher ranked player's preference).
+
+    Eight players rated 2400 ... 1700 (100 apart).  Round 1 (1-5, 6-2, 3-7, 8-4): White
+    wins every game.  Round 2 of 5: the 1-point bracket is 1, 3, 6, 8, all with a strong
+    preference for Black from one White game; 3 and 6 move (4.3): 3-1 and 6-8 meet.
+
+    Both players of each pair had White in round 1: 5.2.2-5.2.4 decide nothing.  2025
+    5.2.5: Black to the higher ranked, 1 and 6: 3-1, 8-6.  1997: White to the higher
+    ARO: 1 (2000 against 1800) and 6 (2300 against 2100): 1-3, 6-8."""
+    ratings = {i: 2500 - 100 * i for i in range(1, 9)}
+    snap = from_rounds(8, [[(1, 5, "1-0"), (6, 2, "1-0"), (3, 7, "1-0"), (8, 4, "1-0")]], ratings=ratings,
+                       total_rounds=5)
+    assert boards(pair_round(snap))[:2] == [(3, 1), (8, 6)]
+    p = by(snap, colours_by_aro=True)
+    assert boards(p)[:2] == [(1, 3), (6, 8)]
+    assert [c.rule for c in p.explanation.colours][:2] == ["3 (1997)", "3 (1997)"]
+
+
+def test_colours_by_aro_1997_3_then_the_lower_rating():
+    """1997 3: equal AROs, "white to the player with the lower R" (2025 5.2.5: the higher
+    ranked player's preference).
+
+    Round 1: 1-5, 2-6 (5 and 6 both rated 2000) and 3-4, all drawn; round 2 of 5 with
+    3-6 absent: 1 and 2 meet, both with White in round 1 and ARO 2000.  Ratings 1 2400,
+    2 2300: 2025 gives 1 (higher ranked) Black, 1997 White to the lower R, 2: 2-1 both.
+    With the two ratings the other way round (1 2300, 2 2400: a rating changed after the
+    ranking was made) 2025 still gives 1 Black, 1997 gives 1 White: 1-2."""
+    ratings = {1: 2400, 2: 2300, 3: 2200, 4: 2100, 5: 2000, 6: 2000}
+    snap = from_rounds(6, [[(1, 5, "1/2"), (2, 6, "1/2"), (3, 4, "1/2")]], ratings=ratings, total_rounds=5)
+    snap = replace(snap, absent=frozenset({3, 4, 5, 6}))
+    assert boards(pair_round(snap)) == [(2, 1)]  # 5.2.5: 1 ranks higher and wants Black
+    assert boards(by(snap, colours_by_aro=True)) == [(2, 1)]  # same ARO 2000: White to the lower R, 2
+    flipped = replace(snap, players=tuple(replace(p, rating={1: 2300, 2: 2400}.get(p.id, p.rating))
+                                          for p in snap.players))
+    assert boards(pair_round(flipped)) == [(2, 1)]
+    assert boards(by(flipped, colours_by_aro=True)) == [(1, 2)]
+
+
+def test_first_round_by_pair_1997_5():
+    """1997 5: the lot decides the colours of pair 1; "all odd-numbered pairs have the same
+    colours as the first pair, whereas all even-numbered pairs have the other colour".
+    2025 5.2.1 goes by the parity of the higher ranked player's pairing number.
+
+    Nine players registered, 2 absent in round 1, initial colour White: eight play.
+    Pairs 1-6, 3-7, 4-8, 5-9.  2025: TPN 1, 3, 5 odd (White), 4 even (Black): 1-6, 3-7,
+    8-4, 5-9.  1997: pairs 1 and 3 as pair 1, pairs 2 and 4 the other way: 1-6, 7-3,
+    4-8, 9-5."""
+    snap = replace(fresh(9), absent=frozenset({2}))
+    assert boards(pair_round(snap)) == [(1, 6), (3, 7), (8, 4), (5, 9)]
+    p = by(snap, first_round_by_pair=True)
+    assert boards(p) == [(1, 6), (7, 3), (4, 8), (9, 5)]
+    assert {c.rule for c in p.explanation.colours} == {"5 (1997)"}
+    assert boards(by_1997(snap)) == [(1, 6), (7, 3), (4, 8), (9, 5)]
+    # with every player present the two rules agree
+    assert boards(by_1997(fresh(8))) == boards(pair_round(fresh(8)))
