@@ -3,10 +3,18 @@
     python -m pairing.engine --dubov|--dutch|--burstein FILE.trf -p [OUT] [--round N] [--explain]
     python -m pairing.engine --dubov|--dutch|--burstein FILE.trf -c
     python -m pairing.engine --dubov|--dutch|--burstein -g [--players N] [--rounds R] [--seed S] [...] [-o OUT.trf]
+    python -m pairing.engine --dubov --rules 1997 ...      (any of the three)
 
 ``--dubov`` pairs by the FIDE Dubov system (C.04.4.1), ``--dutch`` by the FIDE Dutch
 system (C.04.3, 2026 text), ``--burstein`` by the FIDE Burstein system (C.04.4.2, 2026
 text; its seeding rounds by the Dutch system).
+
+``--rules 1997`` (with ``--dubov``): the Dubov rules of 1997 (docs/dubov-1997.md), ``--rules
+2025`` the text applied from 1 July 2025.  Without it a file is paired and checked by the
+rules its ``### Dubov system rules (C.04.4.1): 1997 text`` line declares (2025 without
+one; standard error says when the file declares 1997); given, it wins over the file's line
+(with a warning when they differ).  ``-g --rules 1997`` plays every round by the rules of
+1997 and writes the line.
 
 ``-p``: pair the next round (or ``--round N``) and print, or write to OUT, the number
 of pairs and then one ``white black`` line per board in board order (starting ranks),
@@ -58,7 +66,7 @@ from .checker import (
     read,
     run_check,
 )
-from .model import EngineError, Explanation, NoLegalPairing, Pairing, System
+from .model import DubovRules, EngineError, Explanation, NoLegalPairing, Pairing, System
 from .trf import TrfTournament
 
 EXIT_OK = 0
@@ -78,6 +86,22 @@ def _warn_system(t: TrfTournament, path: str, system: System) -> None:
     if named is not None and named is not system:
         print(f"{path}: warning: the file's tournament type (192) is the {named.label}; pairing it by the "
               f"{system.label} as asked", file=sys.stderr)
+
+
+def _dubov_rules(t: TrfTournament, path: str, args: argparse.Namespace) -> TrfTournament:
+    """The tournament as the command line pairs it: ``--rules`` wins over the file's ``###``
+    line (warned when they differ); without it the file's line, said on standard error
+    when it declares 1997."""
+    declared = t.dubov_rules_year()
+    if args.rules is None:
+        if declared == 1997 and _system(args) is System.DUBOV:
+            print(f"{path}: note: the file declares the Dubov rules of 1997 (its ### line): paired by them "
+                  "(--rules 2025 pairs by the 2025 text)", file=sys.stderr)
+        return t
+    if declared is not None and declared != args.rules:
+        print(f"{path}: warning: the file declares the Dubov rules of {declared} (its ### line); pairing by the "
+              f"rules of {args.rules} as asked", file=sys.stderr)
+    return t.with_dubov_rules(args.rules)
 
 
 def _warn_unsupported(t: TrfTournament, path: str) -> None:
@@ -159,14 +183,18 @@ def _num(value) -> str:
     return format(value.normalize(), "f") if hasattr(value, "normalize") else str(value)
 
 
-def format_explanation(expl: Explanation, round_number: int | None = None, system: System = System.DUBOV) -> str:
+def format_explanation(expl: Explanation, round_number: int | None = None, system: System = System.DUBOV,
+                       rules: DubovRules | None = None) -> str:
     """A readable trace of :class:`Explanation`: PAB (2.1), every bracket (2.2: residents,
     upfloaters and why, G1/G2, shifts, S1/T2), then the colour rule of every board (5.2).
     A round paired by other rules than the system's (Burstein's seeding rounds: Dutch)
-    reads as that system's."""
+    reads as that system's; a Dubov round paired by the rules of 1997 (``rules``) says so
+    first (the articles of 2025 name the steps; the notes name the 1997 articles)."""
     out: list[str] = []
     title = f"Round {round_number}" if round_number is not None else "Round"
     out.append(f"{title}: how the pairing was made")
+    if rules is not None and rules.year == 1997 and system is System.DUBOV and expl.paired_by is None:
+        out.append("Paired by the Dubov rules of 1997 (docs/dubov-1997.md)")
     bye = expl.bye
     out.append("")
     system = expl.paired_by or system
@@ -220,21 +248,22 @@ def format_explanation(expl: Explanation, round_number: int | None = None, syste
 
 
 def _cmd_pair(args: argparse.Namespace) -> int:
-    t = read(args.file)
+    t = _dubov_rules(read(args.file), args.file, args)
     _warn_unsupported(t, args.file)
     _warn_system(t, args.file, _system(args))
     _warn_acceleration(t, args.file)
     round_number = args.round
     shown = round_number if round_number is not None else t.rounds_played() + 1
     try:
-        _, pairing = pair_from_file(t, args.file, round_number, _system(args))
+        snapshot, pairing = pair_from_file(t, args.file, round_number, _system(args))
     except NoLegalPairing as exc:
         print(no_pairing_message(shown, exc, _system(args)), file=sys.stderr)
         return EXIT_NO_PAIRING
     if args.pair in (None, "-"):
         _write_pairing(pairing, sys.stdout)
         if args.explain:
-            sys.stdout.write("\n" + format_explanation(pairing.explanation, pairing.round_number, _system(args)))
+            sys.stdout.write("\n" + format_explanation(pairing.explanation, pairing.round_number, _system(args),
+                                                        snapshot.dubov_rules))
     else:
         try:
             with open(args.pair, "w", encoding="utf-8", newline="\n") as fh:
@@ -242,12 +271,13 @@ def _cmd_pair(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise InputError(f"{args.pair}: cannot write the pairing: {exc.strerror or exc}") from None
         if args.explain:
-            sys.stdout.write(format_explanation(pairing.explanation, pairing.round_number, _system(args)))
+            sys.stdout.write(format_explanation(pairing.explanation, pairing.round_number, _system(args),
+                                                snapshot.dubov_rules))
     return EXIT_OK
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    t = read(args.file)
+    t = _dubov_rules(read(args.file), args.file, args)
     _warn_unsupported(t, args.file)
     _warn_system(t, args.file, _system(args))
     return run_check(t, args.file, _system(args))
@@ -334,6 +364,9 @@ def build_parser(prog: str = "python -m pairing.engine") -> argparse.ArgumentPar
     systems.add_argument("--dutch", action="store_true", help="the FIDE Dutch system (C.04.3, 2026 text)")
     systems.add_argument("--burstein", action="store_true",
                          help="the FIDE Burstein system (C.04.4.2, 2026 text; seeding rounds by the Dutch system)")
+    ap.add_argument("--rules", type=int, choices=(1997, 2025), metavar="YEAR",
+                    help="with --dubov: the Dubov rules of 1997 or of 2025 (default: as the file's ### line "
+                    "declares, else 2025; docs/dubov-1997.md)")
     ap.add_argument("file", nargs="?", help="TRF-2026 or TRF-16 input file (for -p and -c)")
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument(
@@ -359,6 +392,8 @@ def build_parser(prog: str = "python -m pairing.engine") -> argparse.ArgumentPar
 def main(argv: Sequence[str] | None = None, prog: str = "python -m pairing.engine") -> int:
     ap = build_parser(prog)
     args = ap.parse_args(argv)
+    if args.rules is not None and not args.dubov:
+        ap.error("--rules goes with --dubov (the Dubov system's rules of 1997 or 2025)")
     if args.generate:
         if args.file is not None:
             ap.error("-g takes no input file")

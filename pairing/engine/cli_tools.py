@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from .model import Colour, PointSystem, Result, RoundEntry, System
-from .trf import TIEBREAK_TEXT_LINE, as_trf16, dump_trf, from_generated
+from .model import Colour, DubovRules, PointSystem, Result, RoundEntry, System
+from .trf import DUBOV_RULES_LINE, TIEBREAK_TEXT_LINE, as_trf16, dump_trf, from_generated
 
 if TYPE_CHECKING:
     import random
@@ -73,10 +73,13 @@ class Resolved:
     drawn_seed: bool
     fixed: bool = False
     system: str = "dubov"
+    rules: int | None = None  # --rules: the Dubov rules of that year (1997); None: 2025
 
     def command(self, fast: bool, played: int | None, trf16: bool = False) -> str:
         """The command line that repeats this run."""
         parts = [f"python -m pairing.engine --{self.system} -g", f"--seed {self.seed}"]
+        if self.rules is not None:
+            parts.insert(1, f"--rules {self.rules}")
         for name, value in self.values.items():
             if name == "ratings":
                 if value is not None:
@@ -150,7 +153,8 @@ def resolve(args) -> Resolved:
     if values.get("points") and values["acceleration"] == "baku":
         raise ValueError("Baku acceleration's virtual points are written for 1-½-0 scoring: give --points or "
                          "--acceleration baku, not both")
-    return Resolved(seed, values, tiebreaks, drawn_seed, bool(args.fixed), system_of(args).value)
+    return Resolved(seed, values, tiebreaks, drawn_seed, bool(args.fixed), system_of(args).value,
+                    getattr(args, "rules", None))
 
 
 def _resolve_later(args, rng: random.Random, values: dict) -> None:
@@ -386,6 +390,10 @@ def generated_text(args) -> tuple[str, int, bool]:
     if trf16 and run.values["acceleration"] == "baku":
         raise ValueError("TRF-16 has no record for Baku acceleration's virtual points (250): "
                          "leave out --trf16 or give --acceleration none")
+    if trf16 and run.rules is not None:
+        raise ValueError("TRF-16 files leave out ### lines (some readers stop at them), and the Dubov rules of "
+                         f"{run.rules} are declared by one: leave out --trf16, or write the file and pair it "
+                         f"with --rules {run.rules}")
     config = generator_config(run, args.fixed)
     chosen = system_of(args)
     pairer = None
@@ -395,10 +403,20 @@ def generated_text(args) -> tuple[str, int, bool]:
         def pairer(snapshot):
             return pair_round(replace(snapshot, system=chosen))
 
+    elif run.rules is not None:  # --rules 1997: every round by the Dubov rules of that year
+        from . import pair_round
+
+        rules = DubovRules(year=run.rules)
+
+        def pairer(snapshot):
+            return pair_round(replace(snapshot, dubov_rules=rules))
+
     system = chosen.value.capitalize()
     generated = (generate_fast(config, args.played) if args.fast
                  else generate(config, pairer=pairer, rounds_to_play=args.played))
     kind = "fast plausible history" if args.fast else f"every round paired by the {system} engine"
+    if run.rules is not None and not args.fast:
+        kind += f", rules of {run.rules}"
     t = from_generated(generated, name=f"Random {system} tournament, seed {run.seed} ({kind})")
     ranked = standings(t, t.rounds_played(), run.tiebreaks)
     coded = f"FIDE_{system.upper()}_BAKU" if config.baku else f"FIDE_{system.upper()}"
@@ -406,6 +424,7 @@ def generated_text(args) -> tuple[str, int, bool]:
         t,
         players=tuple(replace(p, points=ranked[p.id][0], rank=ranked[p.id][1]) for p in t.players),
         extra_lines=(f"### {run.command(args.fast, args.played, trf16)}",
+                     *([DUBOV_RULES_LINE.format(year=run.rules)] if run.rules is not None else []),
                      TIEBREAK_TEXT_LINE.format(year=tiebreak_text(t)), f"062 {len(t.players)}",
                      f"072 {sum(1 for p in t.players if p.rating)}", f"092 Individual: Swiss system (FIDE {system})",
                      f"192 {coded}", f"202 {run.tiebreaks}", f"212 PTS, {run.tiebreaks}", *t.extra_lines),

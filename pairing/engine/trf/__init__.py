@@ -50,6 +50,10 @@ half-point bye; ``L`` loss; ``A`` zero-point bye and forfeit loss; ``P`` the
 pairing-allocated bye (default: as W); ``X`` (unknown result) is accepted and
 ignored.
 
+``### Dubov system rules (C.04.4.1): 1997 text`` (:data:`DUBOV_RULES_LINE`): the file was
+paired by the Dubov rules of 1997 (FIDE's 192 codes have no year for Dubov); the snapshot
+pairs by them (``Snapshot.dubov_rules``).  Without it, or with ``2025 text``, the 2025 text.
+
 Every other line (062, 092, 132, ``ACC``, NRS records ...) is kept verbatim, in
 order, in ``extra_lines`` and written back after the tournament header.  The ``172``
 record (checked to name a method) and the NRS records give the ratings the pairing
@@ -65,6 +69,7 @@ Complexity: O(size of the file).
 from __future__ import annotations
 
 from .data import (
+    DUBOV_RULES_LINE,
     PAIRED_BY_LINE,
     ROUND_START,
     ROUND_WIDTH,
@@ -89,6 +94,7 @@ from .writer import (
 )
 
 __all__ = [
+    "DUBOV_RULES_LINE",
     "RATING_METHODS",
     "PAIRED_BY_LINE",
     "TIEBREAK_TEXT_LINE",

@@ -8,8 +8,10 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from ..model import (
+    DUBOV_RULES_YEARS,
     Acceleration,
     Colour,
+    DubovRules,
     EngineError,
     InvalidSnapshot,
     Player,
@@ -37,6 +39,13 @@ TIEBREAK_TEXTS = (2023, 2026)
 # 1.0.0 (FIDE Dubov system, C.04.4.1): rounds 1-4, 6"; the checker shows them and the
 # import keeps them.
 PAIRED_BY_LINE = "### Paired by: "
+
+# FIDE's Tournament-Type Code Table (192) has one code for the Dubov system, FIDE_DUBOV
+# (_BAKU), and no year-versioned one as FIDE_DUTCH_2017 / _2025 / _2026 are: the text of the
+# Dubov rules a file was paired by goes in a comment line beside it, written by the app's
+# export and the generator, read by the pairing, the checker and the import
+# (docs/dubov-1997.md).  "### Dubov system rules (C.04.4.1): 1997 text"; without it, 2025.
+DUBOV_RULES_LINE = "### Dubov system rules (C.04.4.1): {year} text"
 
 
 ROUND_WIDTH = 10
@@ -174,6 +183,26 @@ class TrfTournament:
                     return int(year)
         return None
 
+    def dubov_rules_year(self) -> int | None:
+        """The text of the Dubov rules (1997 or 2025) a ``###`` line of the file names
+        (:data:`DUBOV_RULES_LINE`), or None without one."""
+        head = DUBOV_RULES_LINE.split("{")[0]
+        for line in self.extra_lines:
+            if line.startswith(head):
+                word = line[len(head):].split()[0] if line[len(head):].split() else ""
+                if word.isdigit() and int(word) in DUBOV_RULES_YEARS:
+                    return int(word)
+        return None
+
+    def with_dubov_rules(self, year: int) -> TrfTournament:
+        """The same tournament declaring the Dubov rules of ``year`` (its line replaced, or
+        added first)."""
+        from dataclasses import replace
+
+        head = DUBOV_RULES_LINE.split("{")[0]
+        kept = tuple(line for line in self.extra_lines if not line.startswith(head))
+        return replace(self, extra_lines=(DUBOV_RULES_LINE.format(year=year), *kept))
+
     def baku_coded(self) -> bool:
         """Whether the encoded type (192) names Baku acceleration (FIDE_DUBOV_BAKU,
         FIDE_DUTCH_BAKU, ...)."""
@@ -281,7 +310,7 @@ class TrfTournament:
         return None
 
     def snapshot(self, round_number: int | None = None, *, default_rating: int | None = None,
-                 system: System = System.DUBOV) -> Snapshot:
+                 system: System = System.DUBOV, dubov_rules: DubovRules | None = None) -> Snapshot:
         """The tournament as it stands before ``round_number`` is paired.
 
         Default round: ``rounds_played() + 1`` (a round whose only entries are byes
@@ -305,6 +334,8 @@ class TrfTournament:
         depend on ratings, such as whether any legal pairing exists); without it a
         missing rating raises :class:`InvalidSnapshot` (Dubov 1.1).  The Dutch system
         pairs without ratings (``system``): a missing one is 0 there.
+        ``dubov_rules``: the text of the Dubov rules; default the one the file's ``###``
+        line names (:meth:`dubov_rules_year`), else 2025.
         """
         played = self.rounds_played()
         if round_number is None:
@@ -356,6 +387,7 @@ class TrfTournament:
             forbidden=frozenset(forbidden),
             acceleration=self.acceleration() or (self.rules_acceleration() if self.baku_coded() else ()),
             system=system,
+            dubov_rules=dubov_rules or DubovRules(year=self.dubov_rules_year() or 2025),
         )
 
     def absent_in(self, round_number: int) -> frozenset[int]:
