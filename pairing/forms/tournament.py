@@ -36,6 +36,7 @@ class TournamentForm(forms.ModelForm):
             "time_control",
             "rounds",
             "system",
+            "dubov_rules",
             "rr_cycles",
             "rr_reverse_last_two",
             "point_win",
@@ -71,6 +72,7 @@ class TournamentForm(forms.ModelForm):
             "initial_colour": forms.RadioSelect,
             "acceleration": forms.RadioSelect,
             "system": forms.RadioSelect,
+            "dubov_rules": forms.RadioSelect,
             "rr_cycles": forms.RadioSelect,
             "unrated_tiebreaks": forms.RadioSelect,
             "final_ties": forms.RadioSelect,
@@ -114,7 +116,7 @@ class TournamentForm(forms.ModelForm):
         self.fields["rounds"].validators = []
         self.fields["rounds"].widget.attrs.update(min=1, max=99)
         # left out of an older page: these stay as they are
-        for name in ("acceleration", "rate_of_play", "rating_method", "system", "rr_cycles",
+        for name in ("acceleration", "rate_of_play", "rating_method", "system", "dubov_rules", "rr_cycles",
                      "unrated_tiebreaks", "final_ties"):
             self.fields[name].required = False
         rules = self.fields["tiebreak_rules"]
@@ -132,10 +134,13 @@ class TournamentForm(forms.ModelForm):
             # VCL4THP Q109-110: acceleration is neither removed nor changed after round 1
             self.fields["acceleration"].disabled = True
             self.fields["acceleration"].help_text = _("Locked: round 1 has been published.")
-            # VCL4THP Q93: the pairing system, and a round robin's shape, are fixed after round 1
-            for name in ("system", "rr_cycles", "rr_reverse_last_two"):
+            # VCL4THP Q93: the pairing system (the Dubov rules with it), and a round robin's
+            # shape, are fixed after round 1
+            for name in ("system", "dubov_rules", "rr_cycles", "rr_reverse_last_two"):
                 self.fields[name].disabled = True
                 self.fields[name].help_text = _("Locked: round 1 has been published.")
+            if self.instance.system != "dubov":
+                del self.fields["dubov_rules"]  # locked with another system: nothing to show
             # the tournament rating makes the pairing numbers: fixed once round 1 is out
             self.fields["rating_method"].disabled = True
             self.fields["rating_method"].help_text = _("Locked: round 1 has been published.")
@@ -202,6 +207,9 @@ class TournamentForm(forms.ModelForm):
 
     def clean_system(self) -> str:
         return self.cleaned_data.get("system") or self.instance.system or "dubov"
+
+    def clean_dubov_rules(self) -> int:
+        return int(self.cleaned_data.get("dubov_rules") or self.instance.dubov_rules or 2025)
 
     def clean_rr_cycles(self) -> int:
         return int(self.cleaned_data.get("rr_cycles") or self.instance.rr_cycles or 1)
@@ -325,6 +333,10 @@ class TournamentForm(forms.ModelForm):
             )
         if data.get("system") == "round-robin":
             self._round_robin(data)
+        if data.get("dubov_rules") == 1997 and data.get("system") not in (None, "dubov") \
+                and not self.fields["dubov_rules"].disabled:
+            self.add_error("dubov_rules", gettext("The rules of 1997 are the Dubov system's: choose the FIDE Dubov "
+                                                  "system, or the 2025 text."))
         self._tiebreak_rules(data)
         start, end = data.get("start_date"), data.get("end_date")
         if start and end and end < start:

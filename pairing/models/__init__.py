@@ -21,6 +21,7 @@ from .choices import (
     ColourChoice,
     ColourMethod,
     Conflict,
+    DubovRulesText,
     FinalTies,
     GameResult,
     PairedBy,
@@ -84,7 +85,8 @@ from .team import DeputyInvitation
 from .tournament import Tournament, TournamentQuerySet, bump_revision
 
 __all__ = [
-    "BergerNumbers", "PairedBy", "PairingSystem", "FinalTies", "TiebreakRules", "UnratedTiebreaks", "RoundRating",
+    "BergerNumbers", "DubovRulesText", "PairedBy", "PairingSystem", "FinalTies", "TiebreakRules", "UnratedTiebreaks",
+    "RoundRating",
     "RateOfPlay", "RatingMethod", "tournament_rating",
     "DEFAULT_ORDER", "FIDE_KEYS", "FIDE_LABELS", "list_order_problems", "ListKind", "RatingEntry", "RatingList", "RatingListQuerySet", "RatingSource",
     "AccelerationMethod",

@@ -49,6 +49,15 @@ class PairingSystem(models.TextChoices):
     ROUND_ROBIN = "round-robin", _("Round robin, Berger tables (C.05 Annex 1)")
 
 
+class DubovRulesText(models.IntegerChoices):
+    """Which text of the Dubov system pairs (the engine's ``DubovRules``): the one applied
+    from 1 July 2025, or the rules of 1997 for events whose regulations declare them
+    (docs/dubov-1997.md).  Chosen with the system; fixed once round 1 is published."""
+
+    TEXT_2025 = 2025, _("2025 (the text applied from 1 July 2025)")
+    TEXT_1997 = 1997, _("1997 (the rules of 1997, as Vega pairs 'Dubov')")
+
+
 # The system in a few words, where a page names it beside other facts ("9 rounds, FIDE Dubov
 # system"); a system missing here is named by its full label.  Tournament.system_label.
 SYSTEM_LABELS = {

@@ -21,6 +21,7 @@ from .choices import (
     BergerNumbers,
     ColourChoice,
     ColourMethod,
+    DubovRulesText,
     FinalTies,
     GameResult,
     PairingSystem,
@@ -61,6 +62,11 @@ class Tournament(models.Model):
     system = models.CharField(
         _("pairing system"), max_length=11, choices=PairingSystem.choices, default=PairingSystem.DUBOV,
         help_text=_("Fixed once round 1 is published."),
+    )
+    dubov_rules = models.PositiveSmallIntegerField(
+        _("Dubov rules"), choices=DubovRulesText.choices, default=DubovRulesText.TEXT_2025,
+        help_text=_("For the Dubov system only: the 2025 text, or the rules of 1997 for events whose regulations "
+                    "declare them. Fixed once round 1 is published."),
     )
     rr_cycles = models.PositiveSmallIntegerField(
         _("cycles"), default=1, choices=[(1, _("Single round robin")), (2, _("Double round robin"))],
@@ -330,7 +336,7 @@ class Tournament(models.Model):
         "name", "slug", "place", "federation", "start_date", "end_date", "time_control", "rounds",
         "point_win", "point_draw", "point_loss", "point_pab", "point_half_bye",
         "initial_colour_method", "initial_colour", "tiebreaks", "tie_order", "public", "chess960",
-        "acceleration", "system", "rr_cycles", "rr_reverse_last_two", "rr_numbers", "rate_of_play", "rating_method", "rating_lists", "consistency_checks",
+        "acceleration", "system", "dubov_rules", "rr_cycles", "rr_reverse_last_two", "rr_numbers", "rate_of_play", "rating_method", "rating_lists", "consistency_checks",
         "tiebreak_rules", "unrated_tiebreaks", "unrated_tiebreak_rating", "final_ties", "long_event",
         "ratings_per_round", "chief_arbiter", "deputy_arbiters", "schedule_text", "entry_limit",
     ]
@@ -417,8 +423,15 @@ class Tournament(models.Model):
         Dubov system", "round robin", "double round robin")."""
         if self.round_robin and self.rr_cycles == 2:
             return gettext("double round robin")
+        if self.dubov_rules_1997:
+            return gettext("FIDE Dubov system, rules of 1997")
         label = SYSTEM_LABELS.get(self.system)
         return str(label) if label is not None else self.get_system_display()
+
+    @property
+    def dubov_rules_1997(self) -> bool:
+        """Paired by the Dubov system's rules of 1997 (docs/dubov-1997.md)."""
+        return self.system == PairingSystem.DUBOV and self.dubov_rules == DubovRulesText.TEXT_1997
 
     @property
     def publishes_aro_list(self) -> bool:

@@ -4,7 +4,7 @@ scoregroup after each complete round (the chart of :mod:`pairing.reports.aro_cha
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple
 
 from django.utils.translation import gettext
@@ -20,7 +20,7 @@ from .standings import complete_rounds
 class AroRow:
     player: Player
     score: Decimal
-    aro: int
+    aro: int | Decimal  # Decimal (tenths) under the Dubov rules of 1997 (1.2: not rounded)
     preference: str  # "W", "w", "(w)", "B", ... strength by case and brackets
     upfloats: int
     upfloated_previous: bool
@@ -57,7 +57,7 @@ class AroLine(NamedTuple):
 
     player_id: int
     score: Decimal
-    aro: int
+    aro: int | Decimal
     preference: str
     upfloats: int
     upfloated_previous: bool
@@ -70,8 +70,12 @@ def aro_lines(t: Tournament, number: int | None = None) -> tuple[int, tuple[AroL
     """Dubov 9: every player of the ARO list published before round ``number`` (one of
     :func:`aro_rounds`; default the round in play, else the next round to pair), in the
     list's order: scoregroups from the highest, in each the White seekers by ARO (then
-    TPN), then the Black seekers by rating (then TPN).  Computed once and shared until
-    something before round ``number`` changes (:func:`pairing.computed.through_round`)."""
+    TPN), then the Black seekers by rating (then TPN).  Under the Dubov rules of 1997 the
+    order is 6.2's (White seekers of equal ARO by the lower rating, Black seekers of equal
+    rating by the higher ARO, then by name) and the AROs are not rounded (1.2): shown to
+    one decimal, as 6.2's example, and ordered by their exact value.  Computed once and
+    shared until something before round ``number`` changes
+    (:func:`pairing.computed.through_round`)."""
     from ..computed import through_round
 
     if number is None:
@@ -83,6 +87,7 @@ def _aro_lines(t: Tournament, number: int) -> tuple[AroLine, ...]:
     snapshot = build_snapshot(t, number)
     states = engine.player_states(snapshot)
     players = {p.id: p for p in snapshot.players}
+    rules = snapshot.dubov_rules
     lines = []
     for pid, st in states.items():
         pref = st.preference
@@ -92,12 +97,21 @@ def _aro_lines(t: Tournament, number: int) -> tuple[AroLine, ...]:
             engine.PreferenceStrength.STRONG: letter.lower(),
             engine.PreferenceStrength.MILD: f"({letter.lower()})",
         }[pref.strength]
-        lines.append(AroLine(pid, st.score, st.aro, shown, st.upfloats, st.upfloated_previous, st.max_upfloater,
+        aro = st.aro
+        if rules.aro_unrounded and st.games_played:
+            exact = st.aro_exact
+            aro = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(Decimal("0.1"), ROUND_HALF_UP)
+        lines.append(AroLine(pid, st.score, aro, shown, st.upfloats, st.upfloated_previous, st.max_upfloater,
                              pid in snapshot.absent, pref.colour is Colour.WHITE))
 
     def order(line: AroLine):
-        p = players[line.player_id]
-        within = (line.aro, p.tpn) if line.white else (-p.rating, p.tpn)
+        p, st = players[line.player_id], states[line.player_id]
+        if rules.lists_by_rating:  # 1997 6.2
+            exact = st.aro_exact if rules.aro_unrounded else st.aro
+            within = ((exact, p.rating, p.name.casefold(), p.tpn) if line.white
+                      else (-p.rating, -exact, p.name.casefold(), p.tpn))
+        else:
+            within = (line.aro, p.tpn) if line.white else (-p.rating, p.tpn)
         return (-line.score, not line.white, *within)
 
     return tuple(sorted(lines, key=order))

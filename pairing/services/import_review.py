@@ -209,6 +209,8 @@ def review(text: str, data, t: Tournament) -> Review:
     if data.tiebreak_text() is not None:
         r.notes.append(_("The tie-breaks follow the %(year)s text of C.07, as the file's ### line says; the tournament "
                          "keeps it.") % {"year": data.tiebreak_text()})
+    _dubov_rules_note(r, data, t, trf_records.swiss_system_of(
+        next((line[3:].strip() for line in data.extra_lines if line[:3] == "192"), "")) or t.system)
     if "202" not in codes:
         r.notes.append(_("No tie-break list in the file (202): the tournament's list is kept (%(list)s).") % {"list": t.tiebreaks or _("none")})
     if not any(c in codes for c in ("XXC", "152")):
@@ -237,6 +239,25 @@ def review(text: str, data, t: Tournament) -> Review:
             "%(n)s players absent in the next round (XXZ) stored as zero-point byes.", len(data.absent_next),
         ) % {"n": len(data.absent_next)})
     return r
+
+
+def _dubov_rules_note(r, data, t, system: str) -> None:
+    """Which Dubov rules the import keeps: the ones the file's ### line declares (the
+    tournament takes them), else the tournament's own (a file from another program, which
+    has no such line, keeps the rules the arbiter chose when creating the tournament)."""
+    if system != "dubov" or is_round_robin_file(data):
+        return
+    year = data.dubov_rules_year()
+    if year is not None:
+        if year != t.dubov_rules:
+            r.changes.append(_("The file declares the Dubov rules of %(year)s (its ### line); the tournament was created "
+                               "with the rules of %(ours)s: its rounds are checked, and the next ones paired, by the "
+                               "rules of %(year)s.") % {"year": year, "ours": t.dubov_rules})
+        else:
+            r.notes.append(_("Dubov rules of %(year)s, as the file's ### line declares.") % {"year": year})
+    elif t.dubov_rules == 1997:
+        r.notes.append(_("The file does not say which Dubov rules paired it (no ### line, as in files from other "
+                         "programs): the tournament's rules of 1997 are kept."))
 
 
 def _initial_colour_note(data) -> str:

@@ -212,7 +212,7 @@ def end_session(rnd: Round, user=None, confirmations: int = 0) -> str:
         if found:
             provenance.mark(rnd, PairedBy.HAND, version.program())
         else:
-            provenance.mark(rnd, PairedBy.ENGINE, provenance.program_text(t.system))
+            provenance.mark(rnd, PairedBy.ENGINE, provenance.program_text(t.system, t.dubov_rules_1997))
         if found:
             with translation.override("en"):  # the event's detail is a record, in English
                 detail = " ".join(warnings_for(rnd))

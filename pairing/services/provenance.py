@@ -21,10 +21,11 @@ _NOT_KNOWN = "not known"
 _FIELD = Round._meta.get_field("program").max_length
 
 
-def program_text(system: str) -> str:
+def program_text(system: str, rules_1997: bool = False) -> str:
     """``Dubov arbiter 1.0.0 (FIDE Dubov system, C.04.4.1)``: this program, its release and
-    the system it pairs with (the 182 record, and a round paired here)."""
-    return f"{version.program()} ({_SYSTEMS[PairingSystem(system)]})"
+    the system it pairs with (the 182 record, and a round paired here); ``rules_1997``: the
+    Dubov rules of 1997 (``..., C.04.4.1, rules of 1997)``)."""
+    return f"{version.program()} ({_SYSTEMS[PairingSystem(system)]}{', rules of 1997' if rules_1997 else ''})"
 
 
 def mark(rnd: Round, paired_by: PairedBy, program: str) -> None:

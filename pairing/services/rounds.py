@@ -205,7 +205,7 @@ def pair_next_round(t: Tournament, user=None) -> Round:
             rnd = Round.objects.create(
                 tournament=t, number=number, status=RoundStatus.DRAFT,
                 explanation=explanation_as_json(result, snapshot.system, snapshot.total_rounds),
-                paired_by=PairedBy.ENGINE, program=program_text(t.system),
+                paired_by=PairedBy.ENGINE, program=program_text(t.system, t.dubov_rules_1997),
             )
         except IntegrityError as exc:  # pragma: no cover - guarded by the lock above
             raise PairingRefused(_("Another arbiter is pairing this round right now.")) from exc

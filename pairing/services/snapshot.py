@@ -128,5 +128,6 @@ def build_snapshot(t: Tournament, round_number: int | None = None) -> Snapshot:
         forbidden=ForbiddenPair.objects.filter(tournament=t).engine_pairs(),
         acceleration=acceleration.virtual_points(t, players),
         system=engine_system(t),
+        dubov_rules=engine.DubovRules(year=t.dubov_rules if t.dubov_rules_1997 else 2025),
     )
 

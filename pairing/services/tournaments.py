@@ -124,8 +124,9 @@ def save_settings(tournament: Tournament, save: Callable[[], Tournament], user, 
         changed = [f for f in before if before[f] != after[f]]
         if "acceleration" in changed and started:
             raise ValueError(_("Acceleration is fixed before round 1 and cannot change once round 1 is published."))
-        if started and {"system", "rr_cycles", "rr_reverse_last_two"} & set(changed):
-            raise ValueError(_("The pairing system and the round robin's cycles are fixed once round 1 is published."))
+        if started and {"system", "dubov_rules", "rr_cycles", "rr_reverse_last_two"} & set(changed):
+            raise ValueError(_("The pairing system, the Dubov rules and the round robin's cycles are fixed once round 1 "
+                               "is published."))
         if "rating_method" in changed:
             if started:
                 raise ValueError(_("The tournament rating method cannot change once round 1 is published."))

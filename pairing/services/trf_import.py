@@ -193,6 +193,8 @@ def import_trf(t: Tournament, text: str, user=None, provisional_rating: int = 10
             t.rr_cycles = 2 if t.rounds == 2 * per_cycle else 1
         elif system := file_system(data):
             t.system = system  # the file's rounds were paired by it: they are checked, and go on, by it
+        if data.dubov_rules_year() is not None and t.system == "dubov":
+            t.dubov_rules = data.dubov_rules_year()  # the Dubov rules the file's ### line declares
         t.save()
         ordered = sorted(data.players, key=lambda q: q.id)
         rated = reading.ratings(data, text)

@@ -18,7 +18,7 @@ import re
 from django.utils import timezone
 
 from ..engine import PointSystem
-from ..engine.trf import TIEBREAK_TEXT_LINE
+from ..engine.trf import DUBOV_RULES_LINE, TIEBREAK_TEXT_LINE
 from ..models import AccelerationMethod, PairingSystem, Player, Round, Tournament
 from ..reports.rating_change import official_rating
 from .provenance import program_text
@@ -110,8 +110,12 @@ def records(t: Tournament, players: list[Player], rounds: list[Round], ps: Point
         lines.append(round_dates(rounds, dict(t.schedule.values_list("number", "date"))))
     # 182: the program, its release and the system it paired with (C.04.2 1.3: declared
     # with the report); the ### Paired by lines (:mod:`.provenance`) say it round by round
-    lines.append(f"182 {program_text(t.system)}")
+    lines.append(f"182 {program_text(t.system, t.dubov_rules_1997)}")
     lines.append(f"192 {tournament_type(t)}")
+    if t.dubov_rules_1997:
+        # FIDE's 192 codes have no year for the Dubov system: a comment line declares the
+        # rules of 1997 (docs/dubov-1997.md), read back by the checker and the import
+        lines.append(DUBOV_RULES_LINE.format(year=1997))
     if tiebreaks:
         # TRF-2026 has no record for the C.07 text, which changes the values (the 2026
         # text caps the dummy opponent's score): a comment line says it, in the file for
