@@ -425,3 +425,24 @@ def test_4_3_levels_fit_once_the_mdps_pairs_are_settled(monkeypatch):
     slow = dutch(snap)
     assert [(b.white, b.black) for b in quick.boards] == [(b.white, b.black) for b in slow.boards]
     assert quick.bye == slow.bye
+
+
+def test_4_3_rules_c_and_d_by_levels_or_questions_give_the_first_exchange(monkeypatch):
+    """Brackets of 7-11 MDPs of many scores whose remainders need an exchange of one or
+    two players (the MDPs' forbidden pairs push the top of S1 to S2): the exchange taken
+    is the first in the order of 4.3 whether (c) and (d) are weight levels, or (c) is
+    asked player by player from the highest BSN down, or every exchange of the right size
+    and difference is tried in order, one matching each (as before)."""
+    import pairing.engine.dutch.procedure as procedure
+
+    for case in ((187, 5, 8, 1), (233, 6, 10, 9), (298, 8, 11, 4)):
+        snap = _forced_mdps(*case)
+        by_levels = dutch(snap)
+        monkeypatch.setattr(procedure, "MAX_BITS_RULE_C", 0)
+        by_questions = dutch(snap)
+        monkeypatch.setattr(procedure.BracketProcedure, "_exchange_by_levels", lambda self, *a: (None, None))
+        one_by_one = dutch(snap)
+        monkeypatch.undo()
+        boards_ = [(b.white, b.black) for b in by_levels.boards]
+        assert boards_ == [(b.white, b.black) for b in by_questions.boards] == [(b.white, b.black) for b in one_by_one.boards]
+        assert by_levels.bye == by_questions.bye == one_by_one.bye

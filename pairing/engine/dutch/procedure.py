@@ -13,15 +13,17 @@ transposition (4.2, by kinds when the kinds prove it: :mod:`.assign`).
 from __future__ import annotations
 
 from decimal import Decimal
+from itertools import combinations
 
 from ..matching import has_perfect_matching
 from ..model import BracketTrace, EngineError
 from .assign import first_best_assignment
-from .bracket import BracketSolver, Constraints, exchange_order, exchanges_in_order
+from .bracket import BracketSolver, Constraints, Outcome, exchange_order, exchanges_in_order
 from .criteria import MAX_BITS, Levels, describe
 from .fast import FAST_MDPS, FAST_MIN, FastBracket
 
 MAX_BITS_ORDER = MAX_BITS
+MAX_BITS_RULE_C = MAX_BITS  # 4.3 (c) as a level up to this width, else by questions (tests lower it)
 RELAX_BELOW = 8  # more players than this below the next scoregroup: pair the bracket relaxed first
 
 
@@ -219,9 +221,15 @@ class BracketProcedure:
             if k == 0 and levels_in:
                 chosen = ((), ())
             else:
+                if levels_in:  # 4.3 (c) and (d) as levels too, when they fit
+                    chosen, trial = self._exchange_by_levels(solver, remainder, n_pairs, c, everyone, attempt, diff,
+                                                             best)
+                    if trial is not None:
+                        best = trial
                 # with the levels in, only the exchanges of that size and difference; without
                 # them (too wide a weight), every exchange in the order of 4.3
-                order = (exchange_order([bsn[p] for p in s1], [bsn[p] for p in s2], k, diff) if levels_in
+                order = (() if chosen is not None
+                         else exchange_order([bsn[p] for p in s1], [bsn[p] for p in s2], k, diff) if levels_in
                          else exchanges_in_order([bsn[p] for p in s1], [bsn[p] for p in s2]))
                 for x, y in order:
                     new_s1 = sorted((set(s1) - {remainder[b - 1] for b in x}) | {remainder[b - 1] for b in y})
@@ -287,6 +295,93 @@ class BracketProcedure:
                             s1_shown if n_pairs else [], s2 if n_pairs else remainder, exchanged, down, solver, vstar,
                             notes, c9)
         return ([(vertices[a], vertices[b]) for a, b in all_pairs], [vertices[p] for p in down], trace)
+
+    def _exchange_by_levels(self, solver: BracketSolver, remainder: list[int], n_pairs: int, c: Constraints,
+                            everyone: frozenset[int], attempt, diff: int, reached: Outcome):
+        """4.3 (c) and (d) once (a) and (b) are levels: (c) the S1 players moved to S2, the
+        highest BSN first, as one more level (each pair whose higher player stays in S1 is
+        worth 2^|S1| less 2 to the player's place in S1: the best leave the lowest places
+        there); then (d) the S2 players moved to S1, the lowest BSN first, as another level
+        when it fits (else each set of the right sum in order).  Each answer is checked by
+        the constrained matching of that exchange.  ((moved from S1, moved from S2), the
+        best candidate), or (None, None) when the levels do not fit or the check fails (the
+        caller then tries the exchanges one by one).  When (c) does not fit either, the
+        players moved from S1 are found one at a time, from the highest BSN down, each
+        asked by one constrained matching that must reach ``reached`` on (a) and (b) too."""
+        s1, s2 = remainder[:n_pairs], remainder[n_pairs:]
+        bsn = {p: k + 1 for k, p in enumerate(remainder)}
+        s1_set, s2_set, rem_set = set(s1), set(s2), set(remainder)
+        if solver.total_bits + len(s1) + n_pairs.bit_length() > MAX_BITS_RULE_C:
+            x = self._moved_from_s1(solver, remainder, n_pairs, c, attempt, reached)
+            if x is None:
+                return None, None
+            for y in combinations(sorted(bsn[p] for p in s2), len(x)):
+                if sum(y) - sum(x) != diff:
+                    continue
+                new_s1 = sorted((s1_set - {remainder[b - 1] for b in x}) | {remainder[b - 1] for b in y})
+                trial, _ = attempt(self._crossing(c, new_s1, remainder, everyone))
+                if trial is not None:
+                    return (x, y), trial
+            return None, None
+        keep: dict[tuple[int, int], int] = {}
+        low: dict[tuple[int, int], int] = {}
+        for (i, j) in solver.values:
+            if j in rem_set:
+                if i in s1_set:
+                    keep[(i, j)] = (1 << len(s1)) - (1 << (bsn[i] - 1))
+                elif i in s2_set:
+                    low[(i, j)] = 1 << (len(remainder) - bsn[i])
+        solver.add_level(keep, n_pairs << len(s1))
+        with_d = solver.total_bits + len(s2) <= MAX_BITS_ORDER
+        if with_d:
+            solver.add_level(low, (1 << len(s2)) - 1)
+        o = solver.solve(c)
+        higher = {p for p in remainder if o.mate[p] in rem_set and o.mate[p] > p}
+        x = tuple(sorted(bsn[p] for p in s1 if p not in higher))
+        if with_d:
+            ys = [tuple(sorted(bsn[p] for p in s2 if p in higher))]
+        else:
+            ys = [y for y in combinations(sorted(bsn[p] for p in s2), len(x)) if sum(y) - sum(x) == diff]
+        for y in ys:
+            new_s1 = sorted((s1_set - {remainder[b - 1] for b in x}) | {remainder[b - 1] for b in y})
+            trial, _ = attempt(self._crossing(c, new_s1, remainder, everyone))
+            if trial is not None:
+                return (x, y), trial
+        return None, None
+
+    def _moved_from_s1(self, solver: BracketSolver, remainder: list[int], n_pairs: int, c: Constraints, attempt,
+                       reached: Outcome) -> tuple[int, ...] | None:
+        """4.3 (c) by questions: the BSNs of the S1 players a best candidate of the
+        exchange size and sum difference at hand moves to S2, the highest first: each
+        player in turn from the highest BSN down is asked to move (its partner, if any, a
+        remainder player above it or none there) while the ones passed over stay (each
+        paired with a remainder player below it).  O(|S1|) matchings."""
+        s1 = remainder[:n_pairs]
+        rank = {p: k for k, p in enumerate(remainder)}
+        tie_break = reached.value[len(solver.level_list):]
+        n_moved = sum(1 for p in s1 if not (reached.mate[p] in rank and reached.mate[p] > p))
+        everyone = frozenset(range(solver.n))
+        rem = frozenset(remainder)
+        moved: list[int] = []
+        stay: list[int] = []
+        for p in reversed(s1):
+            if len(moved) == n_moved:
+                break
+            t = c.copy()
+            for q in (*moved, p):
+                t.allowed[q] = everyone - frozenset(r for r in remainder if rank[r] > rank[q])
+                t.must.discard(q)
+            for q in stay:
+                t.allowed[q] = frozenset(r for r in rem if rank[r] > rank[q])
+                t.must.add(q)
+            trial, _ = attempt(t)
+            if trial is not None and trial.value[len(solver.level_list):] == tie_break:
+                moved.append(p)
+            else:
+                stay.append(p)
+        if len(moved) != n_moved:
+            return None
+        return tuple(sorted(rank[p] + 1 for p in moved))
 
     @staticmethod
     def _exchange_bits(remainder: list[int], n_pairs: int) -> int:
