@@ -313,8 +313,9 @@ class _Context:
         if key not in self._cache:
             column: list[Value] = []
             for i in range(self.n):
-                ratings = sorted(self._opponent_ratings(i))
-                ratings = ratings[low:len(ratings) - high]
+                ratings = self._opponent_ratings(i)
+                if low or high:
+                    ratings = sorted(ratings)[low:len(ratings) - high]
                 column.append(_round_average(ratings))
             self._cache[key] = column
         return self._cache[key]
@@ -468,7 +469,10 @@ def _round_average(values: Sequence[int]) -> int:
     """Average rounded half up (C.07 10: 1887.5 -> 1888); 0 when there is nothing to average."""
     if not values:
         return 0
-    return int((Decimal(sum(values)) / len(values)).quantize(Decimal(1), ROUND_HALF_UP))
+    total, n = sum(values), len(values)
+    if total >= 0:  # ratings: in integers, (2·total + n) // 2n is the mean rounded half up
+        return (2 * total + n) // (2 * n)
+    return int((Decimal(total) / n).quantize(Decimal(1), ROUND_HALF_UP))
 
 
 def _perfect_performance(ratings: list[int], half_points: int) -> int:

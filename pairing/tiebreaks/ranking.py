@@ -117,21 +117,23 @@ def standings_with(
 
 def _ranked(ctx: _Context, columns: list[list[Value]], order: Sequence[TieBreak]) -> list[StandingRow]:
     t = ctx.t
-    rows = []
-    for i, p in enumerate(t.players):
-        rows.append((ctx.face[i], tuple(col[i] for col in columns), p))
     # higher is better, except for a tie-break ranked the other way (TPN)
     signs = [1 if tb.ascending else -1 for tb in order]
-    rows.sort(key=lambda row: (-row[0], *(s * v for s, v in zip(signs, row[1], strict=True)), row[2].tpn, row[2].id))
-    unknown = [ctx.undefined(tb) for tb in order]
-    index = {p.id: i for i, p in enumerate(t.players)}
+    values = list(zip(*columns, strict=True)) if columns else [()] * ctx.n
+    undefined = list(zip(*(ctx.undefined(tb) for tb in order), strict=True)) if order else [()] * ctx.n
+    rows = [
+        ((-ctx.face[i], *(s * v for s, v in zip(signs, values[i], strict=True)), p.tpn, p.id), i, p)
+        for i, p in enumerate(t.players)
+    ]
+    rows.sort(key=lambda row: row[0])
     result: list[StandingRow] = []
-    for position, (points, values, p) in enumerate(rows, start=1):
-        if result and result[-1].points == points and result[-1].tiebreaks == values:
+    for position, (_, i, p) in enumerate(rows, start=1):
+        points, row_values = ctx.face[i], values[i]
+        if result and result[-1].points == points and result[-1].tiebreaks == row_values:
             rank = result[-1].rank
         else:
             rank = position
-        result.append(StandingRow(rank, p.id, points, values, tuple(no[index[p.id]] for no in unknown)))
+        result.append(StandingRow(rank, p.id, points, row_values, undefined[i]))
     return result
 
 
