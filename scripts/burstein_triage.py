@@ -368,16 +368,29 @@ def _breaks(snapshot, states, boards) -> bool:
 # ---------------------------------------------------------------- the table of docs/validation.md
 
 _COUNTS = ("seeding rounds", "rounds", "identical", "seeding rounds identical", "tournaments")
-GROUPS = (  # (row, which kinds), in the order docs/validation.md lists them
+# every kind "the readings give theirs" can be: the readings in SWITCHES order, joined
+_KINDS_OF_READINGS = {}
+for _mask in range(1, 1 << len(SWITCHES)):
+    _on = [x for i, x in enumerate(SWITCHES) if _mask >> i & 1]
+    _KINDS_OF_READINGS["; ".join(NAMES[x] for x in _on)] = set(_on)
+
+
+def _readings_of(kind: str) -> set[str] | None:
+    """The readings a kind of "readings give theirs" names, or None for another kind."""
+    return _KINDS_OF_READINGS.get(kind)
+
+
+GROUPS = (  # (row, which rounds, which kinds), in the order docs/validation.md lists them
     ("S1 TPN parity of players yet to play (5.2.1; reading B14)", "seeding",
-     lambda k: k.startswith("seeding round: colours")),
+     lambda k: _readings_of(k.removeprefix("seeding round: ")) == {"TPN"}),
     ("S2 py4swiss's Dutch engine, the 2017 text (expected)", "seeding",
      lambda k: k.startswith("seeding round: py4swiss's Dutch")),
-    ("Y1 [C6] reversed (the highest scores float first)", "post",
-     lambda k: k == NAMES["C6"]),
-    ("Y1 with its 1.7.2 exception (reading B3)", "post",
-     lambda k: k.startswith(NAMES["C6"]) and NAMES["B3"] in k),
-    ("its 1.7.2 exception, a zero-point-bye run (reading B3)", "post", lambda k: k == NAMES["B3"]),
+    ("S3 its Dutch [C2]: a PAB after a full-point bye (expected; with S1 in some)", "seeding",
+     lambda k: k.startswith("seeding round: ") and "C2-F" in (_readings_of(k.removeprefix("seeding round: ")) or ())),
+    ("Y1 [C6] reversed (the highest scores float first)", "post", lambda k: _readings_of(k) == {"C6"}),
+    ("Y1 with the readings below (B3, B14)", "post", lambda k: "C6" in (_readings_of(k) or ()) and k != NAMES["C6"]),
+    ("the readings alone: its 1.7.2 exception (B3), the TPN parity (B14)", "post",
+     lambda k: _readings_of(k) is not None and "C6" not in _readings_of(k)),
     ("Y2 PAB to a player with fewer games (3.1.4)", "post", lambda k: "theirs later in the order of 3.1 (3.1.4" in k),
     ("Y3 PAB after a full-point bye ([C2], expected)", "post", lambda k: k == "PAB: " + NAMES["C2-F"]),
     ("PAB by 3.1.5 with its Index (reading B3)", "post", lambda k: k.startswith("PAB: by 3.1.5")),
