@@ -26,6 +26,11 @@ def one_event_per_tournament(apps, schema_editor):
 def no_events(apps, schema_editor):
     apps.get_model("pairing", "Tournament").objects.update(event=None)
     apps.get_model("pairing", "Event").objects.all().delete()
+    if schema_editor.connection.vendor == "postgresql":
+        # PostgreSQL checks the foreign keys at the end of the transaction, and refuses to
+        # alter a table (the reversal's next step drops the event table's constraint)
+        # while such checks are pending: run them now.
+        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
 class Migration(migrations.Migration):
