@@ -15,8 +15,8 @@ import re
 
 import pytest
 
-from .conftest import SHOTS, log_in
-from .test_dutch_event import ROOT, _confirm, _export, _results_by_keyboard
+from . import event_steps as steps
+from .conftest import SHOTS
 
 pytestmark = pytest.mark.browser
 
@@ -29,61 +29,27 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"burstein-{name}.png"), full_page=True)
 
 
-def _check(text: str, path) -> str:
-    import subprocess
-    import sys
-
-    path.write_text(text, encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "pairing.engine", "--burstein", str(path), "-c"],
-                         cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout + run.stderr
-    return run.stdout
-
-
 def _pair(page, base: str) -> str:
-    page.goto(f"{base}/t/burstein-weekend/")
-    with page.expect_navigation():
-        page.click("#pair-next")
+    steps.pair_next(page, base, "burstein-weekend")
     page.wait_for_selector(".explanation")
     return page.inner_text(".explanation")
 
 
-def _publish_and_play(page) -> None:
-    with page.expect_navigation():
-        page.click("#publish")
-    _results_by_keyboard(page, 4)
-
-
 def test_a_whole_burstein_event_through_the_ui(live_server, browser_page, chromium, tmp_path):
-    from django.contrib.auth import get_user_model
-
     from pairing import engine
     from pairing.models import IntegrityEvent, Player, Round, RoundStatus, Tournament
     from pairing.services.snapshot import build_snapshot
 
-    get_user_model().objects.create_user(username="bursteinarbiter", password=PASSWORD)
     base = live_server.url
     page = browser_page
-    log_in(page, base, "bursteinarbiter", PASSWORD)
 
     # 1. a new public tournament of 4 rounds, the FIDE Burstein system chosen
-    page.goto(f"{base}/new/")
-    page.fill("#id_name", "Burstein Weekend Open")
-    page.fill("#id_slug", "burstein-weekend")
-    page.fill("#id_rounds", "4")
-    page.check("input[name=system][value=burstein]")
-    page.check("#id_public")
-    shot(page, "01-new-tournament")
-    with page.expect_navigation():
-        page.click("button[type=submit].primary")
-    t = Tournament.objects.get(slug="burstein-weekend")
-    assert t.system == "burstein" and t.public and t.rounds == 4
+    t = steps.an_arbiter_opens_an_event(page, base, "bursteinarbiter", PASSWORD, "burstein", "Burstein Weekend Open",
+                                        "burstein-weekend", shot=lambda: shot(page, "01-new-tournament"))
 
     # 2. nine players from a pasted list, one unrated
     page.goto(f"{base}/t/burstein-weekend/players/import/")
-    page.fill("#id_text", PASTED)
-    with page.expect_navigation():
-        page.click("form.card button[type=submit]")
+    steps.paste_players(page, PASTED)
     assert Player.objects.filter(tournament=t).count() == 9
     assert Player.objects.get(tournament=t, name="Varga, Zsofia").rating_provisional
 
@@ -97,7 +63,7 @@ def test_a_whole_burstein_event_through_the_ui(live_server, browser_page, chromi
         assert "Downfloaters" in explanation and "Index, in BSN order" not in explanation
         if number == 1:
             shot(page, "02-seeding-round")
-        _publish_and_play(page)
+        steps.publish_and_play(page, 4)
 
     # 4. round 3: the first round the Index pairs, explained bracket by bracket
     explanation = _pair(page, base)
@@ -124,13 +90,15 @@ def test_a_whole_burstein_event_through_the_ui(live_server, browser_page, chromi
     box = page.locator(".explanation").bounding_box()
     page.screenshot(path=str(SHOTS / "burstein-03-draft-explanation.png"), full_page=True,
                     clip={"x": box["x"], "y": box["y"], "width": box["width"], "height": min(box["height"], 1100)})
-    _publish_and_play(page)
+    steps.publish_and_play(page, 4)
     assert Round.objects.filter(tournament=t, status=RoundStatus.COMPLETE).count() == 3
 
     # 5. the rating report: FIDE_BURSTEIN, checked clean by the Burstein checker
-    report = _export(page, base, "burstein-weekend")
+    report = steps.export(page, base, "burstein-weekend")
     assert {"192 FIDE_BURSTEIN", "092 Individual: Swiss system (FIDE Burstein)"} <= set(report.splitlines())
-    out = _check(report, tmp_path / "burstein-weekend.trf")
+    checked = steps.check(report, tmp_path / "burstein-weekend.trf", "burstein")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    out = checked.stdout
     assert all(f"round {n}: identical" in out for n in (1, 2, 3)), out
 
     # 6. the public home and standings as a visitor, in a fresh browser
@@ -147,20 +115,12 @@ def test_a_whole_burstein_event_through_the_ui(live_server, browser_page, chromi
 
     # 7. the report imported into a new tournament (created for Dubov): it becomes Burstein,
     # its rounds re-paired by the Burstein engine (the seeding rounds by the Dutch rules)
-    page.goto(f"{base}/new/")
-    page.fill("#id_name", "Burstein Weekend Continued")
-    page.fill("#id_slug", "burstein-continued")
-    with page.expect_navigation():
-        page.click("button[type=submit].primary")
-    page.goto(f"{base}/t/burstein-continued/import-trf/")
-    page.fill("#id_text", report)
-    with page.expect_navigation():
-        page.click("main form button[type=submit]")
-    question = page.inner_text("#confirm")
+    steps.new_tournament(page, base, "Burstein Weekend Continued", "burstein-continued")
+    question = steps.import_report(page, base, "burstein-continued", report)
     assert "makes it the FIDE Burstein system" in question
     assert "Rounds with other opponents than the rules give" not in question
     shot(page, "05-reimport-question")
-    _confirm(page)
+    steps.confirm(page)
     copy = Tournament.objects.get(slug="burstein-continued")
     assert copy.system == "burstein" and copy.rounds_published() == 3 and copy.player_set.count() == 9
     assert not IntegrityEvent.objects.filter(tournament=copy).exists()

@@ -13,19 +13,16 @@ Screenshots: artifacts/screenshots/dutch-*.png.
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from .conftest import SHOTS, log_in
+from . import event_steps as steps
+from .conftest import SHOTS
 from .test_ratings_and_round_robin import _register_by_typing
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "dutch-event-pass-3"
-ROOT = Path(__file__).resolve().parents[2]
 LISTED = [  # (FIDE id, name, federation, sex, title, standard, rapid, blitz, born, flag)
     ("1503014", "Carlsen, Magnus", "NOR", "M", "GM", 2833, 2820, 2880, 1990, ""),
     ("14100010", "Ćirić, Dragoljub", "SRB", "M", "IM", 2290, "", "", 1935, "i"),
@@ -36,7 +33,6 @@ LISTED = [  # (FIDE id, name, federation, sex, title, standard, rapid, blitz, bo
 TYPED = [("carlsen", "Carlsen, Magnus"), ("ciric", "Ćirić, Dragoljub"), ("5000001", "Novak, Ana"),
          ("novak boris", "Novak, Boris"), ("horvat", "Horvat, Marko")]
 PASTED = "Berg, Ida; 2140\nCosta, Rui; 1985\nDahl, Erik; 1760\nVarga, Zsofia;\n"  # Varga unrated
-KEYS = ["1", "=", "0", "1"]
 
 
 def shot(page, name: str) -> None:
@@ -50,60 +46,16 @@ def _fide_list() -> None:
     load_list(io.BytesIO(zipped("players_list_xml_foa.xml", fide_xml(LISTED))), "players_list_xml.zip", kind="fide")
 
 
-def _confirm(page) -> None:
-    page.wait_for_selector("#confirm")
-    with page.expect_navigation():
-        page.click("#confirm-button")
-
-
-def _results_by_keyboard(page, boards: int) -> None:
-    page.wait_for_selector("#progress")
-    page.wait_for_load_state("networkidle")
-    page.locator("#board-1").focus()
-    for n in range(1, boards + 1):
-        page.keyboard.press(KEYS[(n - 1) % len(KEYS)])
-        page.wait_for_function(f"document.querySelector('#progress').innerText.includes('{n} of {boards}')")
-        if n < boards:
-            page.wait_for_function(f"document.activeElement && document.activeElement.id === 'board-{n + 1}'")
-    assert "round complete" in page.inner_text("#progress")
-
-
-def _check(text: str, path: Path) -> subprocess.CompletedProcess:
-    path.write_text(text, encoding="utf-8")
-    return subprocess.run([sys.executable, "-m", "pairing.engine", "--dutch", str(path), "-c"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
-
-
-def _export(page, base: str, slug: str) -> str:
-    page.goto(f"{base}/t/{slug}/")
-    with page.expect_download() as download:
-        page.click("text=Export TRF-2026")
-    return Path(download.value.path()).read_text(encoding="utf-8")
-
-
 def test_a_whole_dutch_event_through_the_ui(live_server, browser_page, chromium, tmp_path):
-    from django.contrib.auth import get_user_model
-
     from pairing.models import IntegrityEvent, Player, Round, RoundStatus, Tournament
 
-    get_user_model().objects.create_user(username="dutcharbiter", password=PASSWORD)
     _fide_list()
     base = live_server.url
     page = browser_page
-    log_in(page, base, "dutcharbiter", PASSWORD)
 
     # 1. a new public tournament, the FIDE Dutch system chosen
-    page.goto(f"{base}/new/")
-    page.fill("#id_name", "Dutch Weekend Open")
-    page.fill("#id_slug", "dutch-weekend")
-    page.fill("#id_rounds", "4")
-    page.check("input[name=system][value=dutch]")
-    page.check("#id_public")
-    shot(page, "01-new-tournament")
-    with page.expect_navigation():
-        page.click("button[type=submit].primary")
-    t = Tournament.objects.get(slug="dutch-weekend")
-    assert t.system == "dutch" and t.public and t.rounds == 4
+    t = steps.an_arbiter_opens_an_event(page, base, "dutcharbiter", PASSWORD, "dutch", "Dutch Weekend Open",
+                                        "dutch-weekend", shot=lambda: shot(page, "01-new-tournament"))
 
     # 2. five players from the FIDE list by typing, four from a pasted list (one unrated)
     page.goto(f"{base}/t/dutch-weekend/players/")
@@ -111,9 +63,7 @@ def test_a_whole_dutch_event_through_the_ui(live_server, browser_page, chromium,
         _register_by_typing(page, query, name)
     page.click("text=Add a list / CSV")
     page.wait_for_url(f"{base}/t/dutch-weekend/players/import/")
-    page.fill("#id_text", PASTED)
-    with page.expect_navigation():
-        page.click("form.card button[type=submit]")
+    steps.paste_players(page, PASTED)
     assert Player.objects.filter(tournament=t).count() == 9
     assert Player.objects.get(tournament=t, name="Varga, Zsofia").rating_provisional
     assert Player.objects.get(tournament=t, fide_id="1503014").tpn == 1
@@ -122,8 +72,7 @@ def test_a_whole_dutch_event_through_the_ui(live_server, browser_page, chromium,
     # 3. round 1: the draft explained in the Dutch terms, then published
     page.goto(f"{base}/t/dutch-weekend/")
     assert "4 rounds, FIDE Dutch system" in page.inner_text("#system")
-    with page.expect_navigation():
-        page.click("#pair-next")
+    steps.pair_next(page, base, "dutch-weekend")
     explanation = page.inner_text(".explanation")
     assert "Why this pairing (FIDE Dutch system)" in explanation
     assert page.locator(".explanation .bracket").count() >= 1
@@ -136,21 +85,17 @@ def test_a_whole_dutch_event_through_the_ui(live_server, browser_page, chromium,
     box = page.locator(".explanation").bounding_box()
     page.screenshot(path=str(SHOTS / "dutch-03-draft-explanation.png"), full_page=True,
                     clip={"x": box["x"], "y": box["y"], "width": box["width"], "height": min(box["height"], 1000)})
-    with page.expect_navigation():
-        page.click("#publish")
-    _results_by_keyboard(page, 4)
+    steps.publish_and_play(page, 4)
     shot(page, "04-round-1-results")
 
     # the rating report after round 1 checks clean with the Dutch checker
-    report = _export(page, base, "dutch-weekend")
+    report = steps.export(page, base, "dutch-weekend")
     assert "192 FIDE_DUTCH" in report.splitlines()
-    checked = _check(report, tmp_path / "after-round-1.trf")
+    checked = steps.check(report, tmp_path / "after-round-1.trf", "dutch")
     assert checked.returncode == 0 and "round 1: identical" in checked.stdout, checked.stdout + checked.stderr
 
     # 4. round 2 changed by hand in a manual-pairing session: board 1's colours swapped
-    page.goto(f"{base}/t/dutch-weekend/")
-    with page.expect_navigation():
-        page.click("#pair-next")
+    steps.pair_next(page, base, "dutch-weekend")
     with page.expect_navigation():
         page.click("#start-session")
     board = Round.objects.get(tournament=t, number=2).games().first()
@@ -160,7 +105,7 @@ def test_a_whole_dutch_event_through_the_ui(live_server, browser_page, chromium,
     with page.expect_navigation():
         page.click("#swap-form button[type=submit]")
     if page.locator("#confirm").count():  # the swap breaks a colour rule: Level 3 first
-        _confirm(page)
+        steps.confirm(page)
     swapped = Round.objects.get(tournament=t, number=2).games().first()
     assert (swapped.white_id, swapped.black_id) == (black.pk, white.pk)
     with page.expect_navigation():
@@ -169,19 +114,13 @@ def test_a_whole_dutch_event_through_the_ui(live_server, browser_page, chromium,
     assert f"The engine's pairing: {white.tpn}-{black.tpn}" in comparison
     assert f"This round: {black.tpn}-{white.tpn}" in comparison
     shot(page, "05-session-comparison")
-    _confirm(page)
-    with page.expect_navigation():
-        page.click("#publish")
-    _results_by_keyboard(page, 4)
+    steps.confirm(page)
+    steps.publish_and_play(page, 4)
     assert IntegrityEvent.objects.get(tournament=t).kind == "mpa"
 
     # 5. round 3 as the engine pairs it
-    page.goto(f"{base}/t/dutch-weekend/")
-    with page.expect_navigation():
-        page.click("#pair-next")
-    with page.expect_navigation():
-        page.click("#publish")
-    _results_by_keyboard(page, 4)
+    steps.pair_next(page, base, "dutch-weekend")
+    steps.publish_and_play(page, 4)
     assert Round.objects.filter(tournament=t, status=RoundStatus.COMPLETE).count() == 3
 
     # 6. the public standings as a visitor, in a fresh browser
@@ -205,30 +144,22 @@ def test_a_whole_dutch_event_through_the_ui(live_server, browser_page, chromium,
     visitor.close()
 
     # 7. the rating report: FIDE_DUTCH; the checker names the hand-made round 2 only
-    report = _export(page, base, "dutch-weekend")
+    report = steps.export(page, base, "dutch-weekend")
     assert {"192 FIDE_DUTCH", "092 Individual: Swiss system (FIDE Dutch)"} <= set(report.splitlines())
-    checked = _check(report, tmp_path / "dutch-weekend.trf")
+    checked = steps.check(report, tmp_path / "dutch-weekend.trf", "dutch")
     assert checked.returncode == 4, checked.stdout + checked.stderr
     assert "round 1: identical" in checked.stdout and "round 3: identical" in checked.stdout
     assert "round 2: 1 difference" in checked.stdout and "standings:" not in checked.stdout
 
     # 8. the report imported into a new tournament (created for Dubov): it becomes Dutch,
     # its rounds re-paired by the Dutch engine; the hand-made round 2 is asked about
-    page.goto(f"{base}/new/")
-    page.fill("#id_name", "Dutch Weekend Continued")
-    page.fill("#id_slug", "dutch-continued")
-    with page.expect_navigation():
-        page.click("button[type=submit].primary")
-    page.goto(f"{base}/t/dutch-continued/import-trf/")
-    page.fill("#id_text", report)
-    with page.expect_navigation():
-        page.click("main form button[type=submit]")
-    question = page.inner_text("#confirm")
+    steps.new_tournament(page, base, "Dutch Weekend Continued", "dutch-continued")
+    question = steps.import_report(page, base, "dutch-continued", report)
     assert "makes it the FIDE Dutch system" in question and "Round 2:" in question and "Round 3:" not in question
     shot(page, "07-reimport-question")
-    _confirm(page)
+    steps.confirm(page)
     copy = Tournament.objects.get(slug="dutch-continued")
     assert copy.system == "dutch" and copy.rounds_published() == 3 and copy.player_set.count() == 9
     assert [e.round_number for e in IntegrityEvent.objects.filter(tournament=copy)] == [2]
-    again = _check(_export(page, base, "dutch-continued"), tmp_path / "continued.trf")
+    again = steps.check(steps.export(page, base, "dutch-continued"), tmp_path / "continued.trf", "dutch")
     assert "round 1: identical" in again.stdout and "round 3: identical" in again.stdout

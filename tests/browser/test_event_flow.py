@@ -20,7 +20,7 @@ import time
 import pytest
 
 from .conftest import PHONE, SHOTS, log_in
-from .test_dutch_event import _results_by_keyboard
+from .event_steps import results_by_keyboard
 
 pytestmark = pytest.mark.browser
 
@@ -234,7 +234,7 @@ def test_a_club_weekend_from_entries_to_the_prize_list(live_server, browser_page
 
     # 10. the results, then the prize list: set and published
     page.goto(round_page)
-    _results_by_keyboard(page, 8)
+    results_by_keyboard(page, 8)
     page.goto(f"{base}/t/weekend-open/prizes/edit/")
     page.fill("#id_categories", "Women: women\nU1800: rating -1799")
     page.fill("#id_prizes", "place: 100, 60, 40\nWomen: 30\nU1800: 25")
