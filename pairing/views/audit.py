@@ -21,8 +21,7 @@ def audit_trail(request: HttpRequest, slug: str) -> HttpResponse:
     kind = request.GET.get("kind", "")
     entries = t.auditentry_set.of_kind(kind).select_related("user")
     page = Paginator(entries, PER_PAGE).get_page(request.GET.get("page"))
-    return render(
-        request,
-        "pairing/audit.html",
-        {"t": t, "page": page, "kind": kind if kind in AuditAction.values else "", "kinds": AuditAction.choices},
-    )
+    return render(request, "pairing/audit.html", {
+        "t": t, "page": page, "lines": [{"entry": a} for a in page],  # the rows of _audit_trail.html
+        "kind": kind if kind in AuditAction.values else "", "kinds": AuditAction.choices,
+    })
