@@ -66,6 +66,14 @@ def once(
                 return value, "wait"
             if cache.get(lock) is None:
                 break
+    # The lock may have been taken after another request stored the value and let its
+    # lock go (this one read the cache before that, and a busy machine held it back):
+    # read again before computing, so that the value is computed once.
+    value = cache.get(key)
+    if value is not None and current(value):
+        if cache.get(lock) == token:
+            cache.delete(lock)
+        return value, "hit"
     try:
         value = compute()
         if keep(value):
