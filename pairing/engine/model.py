@@ -207,6 +207,8 @@ _DUBOV_1997 = {
     "shift_spares_absolute": True,
     "colours_by_aro": True,
     "first_round_by_pair": True,
+    "island_opponents": True,
+    "white_meets_white": True,
 }
 DUBOV_RULES_YEARS = (1997, 2025)
 
@@ -248,6 +250,15 @@ class DubovRules:
       pair 1 (1997 5), not by the parity of the higher ranked player's TPN (2025 5.2.1,
       which also serves two players yet to play in a later round; with this switch those
       go on to the rules after it).
+    - ``island_opponents``: a player with no possible opponent among the players of his
+      score group (an "island") gets his own opponent from the next possible lower score
+      group, the opposite due colour first, then the highest rating, then the lowest ARO,
+      and plays him (1997 7.1), before the rest of the group takes its upfloaters; 2025
+      takes the best set of upfloaters for the whole bracket (2.2.1-2.2.2).
+    - ``white_meets_white``: a White seeker who has played every Black seeker of his
+      bracket (No. k of the White list) plays the White seekers No. k+1 ... last, then
+      No. k-1 ... 1, the first that lets the rest be paired (1997 6.3, last paragraph),
+      where 2025 moves the White seekers in the order of 4.3 (from the middle outwards).
     """
 
     year: int = 2025
@@ -260,6 +271,8 @@ class DubovRules:
     shift_spares_absolute: bool | None = None
     colours_by_aro: bool | None = None
     first_round_by_pair: bool | None = None
+    island_opponents: bool | None = None
+    white_meets_white: bool | None = None
 
     def __post_init__(self) -> None:
         if self.year not in DUBOV_RULES_YEARS:

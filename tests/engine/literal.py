@@ -380,6 +380,21 @@ class Round:
             return [p for p in group if st[p].preference.strength is not PreferenceStrength.ABSOLUTE]
 
         small_order = self.shifter_order(movable(small), nobody_played)
+        if self.rules.white_meets_white and u and s_is_g1 and not nobody_played:
+            # 1997 6.3, last paragraph: "If the 'white' No. k has already played with all the
+            # 'blacks', we look for an opponent for him, beginning with the 'white' No. k+1
+            # down to the end of the column, and then, beginning with the 'white' No. k-1
+            # down to the 'white' No. 1" (the White moved by step (a) is k's opponent)
+            if self.rules.lists_by_rating:
+                column = sorted(small, key=lambda p: (self.aro(p), self.rating[p], self.alpha[p], st[p].tpn))
+            else:
+                column = sorted(small, key=lambda p: (self.aro(p), st[p].tpn))
+            stranded = [k for k, p in enumerate(column) if not any(self.legal(p, b) for b in large)]
+            if stranded:
+                k = stranded[0]
+                allowed = movable(small)
+                small_order = [p for p in column[k + 1 :] + column[:k][::-1] + [column[k]] if p in allowed]
+                COVERAGE["1997 6.3 a White seeker who played every Black seeker"] += 1
         chosen = None
         for a_idx in itertools.combinations(range(len(small_order)), u):
             a_set = [small_order[i] for i in a_idx]
@@ -425,6 +440,50 @@ class Round:
                 if sorted(old_b) != sorted(b_set):
                     COVERAGE["2.2.4.2 D14 decisive (original-members reading differs)"] += 1
                 return
+
+    # ------------------------------------------------------------ 1997 7.1
+
+    def islands_1997(self, residents: list[int], pool: list[int], unpaired: list[int]) -> list[tuple[int, int]]:
+        """1997 7.1 (``island_opponents``): "If a player has already played with all the
+        players of his own score group, a player from the next possible lower score group
+        is transferred ... who has not yet played with the player in question and can be
+        paired according to the colour allocation rules": the due colour opposite to his,
+        then the highest R, then the lowest ARO (then the name and the TPN).  Readings of
+        docs/dubov-1997.md: "played with all" is "has no legal opponent" (D11); the islands
+        take their opponents in 8.1's order of floaters; a barred player (2.1) only when
+        nobody else can be transferred; the choice keeps everyone left completable (C4)."""
+        st = self.st
+        if len(residents) == 1:  # alone in his score group: 7.2's odd group, not an island
+            return []
+        islands = [p for p in residents if not any(self.legal(p, q) for q in residents if q != p)]
+        white = [p for p in islands if st[p].preference.colour is Colour.WHITE]
+        black = [p for p in islands if st[p].preference.colour is not Colour.WHITE]
+        white.sort(key=lambda p: (self.aro(p), self.rating[p], self.alpha[p], st[p].tpn))
+        black.sort(key=lambda p: (-self.rating[p], -self.aro(p), self.alpha[p], st[p].tpn))
+        order = []
+        while white or black:
+            if white:
+                order.append(white.pop(0))
+            if black:
+                order.append(black.pop(0))
+        left = list(unpaired)
+        out = []
+        for island in order:
+            def rank(q, island=island):
+                barred = self.rules.upfloat_bars and self.barred(q)
+                same_colour = st[q].preference.colour is st[island].preference.colour
+                return (barred, -st[q].score, same_colour, -self.rating[q], self.aro(q), self.alpha[q], st[q].tpn)
+
+            for q in sorted((q for q in pool if q in left and self.legal(island, q)), key=rank):
+                if self.can_pair_all(x for x in left if x not in (island, q)):
+                    COVERAGE["1997 7.1 an island's opponent"] += 1
+                    COVERAGE["1997 7.1 the opponent of the same due colour"] += rank(q)[2]
+                    out.append((island, q))
+                    left = [x for x in left if x not in (island, q)]
+                    break
+            else:
+                raise AssertionError("the round is completable, so the island has an opponent")
+        return out
 
     # ------------------------------------------------------------ Article 5
 
@@ -491,6 +550,14 @@ class Round:
             top = max(st[p].score for p in unpaired)
             residents = sorted((p for p in unpaired if st[p].score == top), key=lambda p: st[p].tpn)
             pool = [p for p in unpaired if st[p].score < top]
+            if self.rules.island_opponents:
+                for island, opponent in self.islands_1997(residents, pool, unpaired):
+                    pairs.append((island, opponent))
+                    unpaired = [p for p in unpaired if p not in (island, opponent)]
+                residents = [p for p in residents if p in unpaired]
+                pool = [p for p in pool if p in unpaired]
+                if not residents:
+                    continue
             ups = self.choose_upfloaters(residents, pool)
             bracket = residents + ups
             pairs.extend(self.pair_bracket(bracket))

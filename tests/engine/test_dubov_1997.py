@@ -14,10 +14,10 @@ from dataclasses import replace
 
 import pytest
 
-from pairing.engine import DubovRules, InvalidSnapshot, pair_round
+from pairing.engine import Colour, DubovRules, InvalidSnapshot, pair_round
 from pairing.engine.dubov.state import max_t, player_states, upfloat_limit
 
-from .builders import boards, fresh, from_rounds
+from .builders import boards, fresh, from_rounds, pair_with
 
 RULES_1997 = DubovRules(year=1997)
 
@@ -36,7 +36,7 @@ def test_the_year_sets_every_switch_and_a_switch_given_overrides_it():
     the rules of 1997 (every switch on); a switch given explicitly wins, so that one
     difference can be tested alone; another year is refused."""
     names = DubovRules.switches()
-    assert len(names) == 9
+    assert len(names) == 11
     assert not any(getattr(DubovRules(), n) for n in names)
     assert all(getattr(RULES_1997, n) for n in names)
     one = DubovRules(bye_by_rating=True)
@@ -329,3 +329,116 @@ def test_first_round_by_pair_1997_5():
     assert boards(by_1997(snap)) == [(1, 6), (7, 3), (4, 8), (9, 5)]
     # with every player present the two rules agree
     assert boards(by_1997(fresh(8))) == boards(pair_round(fresh(8)))
+
+
+def test_island_opponents_1997_7_1():
+    """1997 7.1: "If a player has already played with all the players of his own score
+    group, a player from the next possible lower score group is transferred ... who has not
+    yet played with the player in question": the due colour opposite to his, then "the
+    player with the highest R", then the lowest ARO; Vega pairs the island with him
+    ("moving player 22 ... to opponent group"), and only then completes the group by 7.2.
+    2025 takes the best set of upfloaters for the whole bracket (2.2.1-2.2.2) and pairs the
+    bracket by S1/T2, so the island gets whichever upfloater T2 leaves him.
+
+    Ten players rated 1 2400, 2 2380, 3 2360, 4 2340, 5 2200, 6 2250, 7 1950, 8 1900,
+    9 1900, 10 1850.  Round 1: 2-1 1/2, 5-3 0-1, 4-6 1-0, 7-8 1/2, 9-10 1/2; round 2: 1-3
+    1/2, 7-2 0-1, 8-4 0-1, 6-9 1-0, 10-5 0-1; round 3: 4-1 0-1, 9-2 1/2, 3-10 1/2,
+    5-7 1/2, 6-8 1/2.  Round 4 of 7 with 7-10 absent.
+
+    2 points: 1 (B W B, strong White, ARO 2360) has played 2, 3 and 4: an island.  2
+    (W B B, absolute White, ARO 2083.3), 3 (B B W, strong White, ARO 2150), 4 (W B W,
+    strong Black).  1.5 points: 5 (W B W, strong Black, 2200) and 6 (B W W, absolute
+    Black, 2250).
+
+    2025: two upfloaters, 5 and 6 (the whole group below).  G1 = (1, 2, 3), G2 = (4, 5, 6);
+    S1 by ARO = (2, 3, 1), T2 by pairing number: 2-4, 3-5 played in round 1, so 3-6 and
+    1-5.  1997 7.1: 1's opponent: both Black seekers, the higher R is 6 (2250): 1-6 (the
+    others 2, 3, 4, 5 can still be paired: C4).  2, 3, 4 are odd (7.2): 5 comes up; S1 =
+    (2, 3), T2 = (4, 5): 3-5 played, so 2-5, 3-4.  The other switches of 1997 alone give
+    2025's pairs here (T2 by R, 4 2340 before 6 and 5, is the same order)."""
+    ratings = {1: 2400, 2: 2380, 3: 2360, 4: 2340, 5: 2200, 6: 2250, 7: 1950, 8: 1900, 9: 1900, 10: 1850}
+    snap = from_rounds(10, [[(2, 1, "1/2"), (5, 3, "0-1"), (4, 6, "1-0"), (7, 8, "1/2"), (9, 10, "1/2")],
+                            [(1, 3, "1/2"), (7, 2, "0-1"), (8, 4, "0-1"), (6, 9, "1-0"), (10, 5, "0-1")],
+                            [(4, 1, "0-1"), (9, 2, "1/2"), (3, 10, "1/2"), (5, 7, "1/2"), (6, 8, "1/2")]],
+                       ratings=ratings, total_rounds=7)
+    snap = replace(snap, absent=frozenset({7, 8, 9, 10}))
+    assert boards(pair_round(snap)) == [(2, 4), (1, 5), (3, 6)]
+    p = by(snap, island_opponents=True)
+    assert boards(p) == [(3, 4), (1, 6), (2, 5)]
+    top = p.explanation.brackets[0]
+    assert (top.upfloaters, top.s1[0], top.t2[0]) == ((6, 5), 1, 6)
+    assert "7.1 (rules of 1997): 1 cannot meet anyone of his score group" in top.notes[0]
+    assert boards(by(snap, **{n: True for n in DubovRules.switches() if n != "island_opponents"})) == boards(
+        pair_round(snap))
+    assert boards(by_1997(snap)) == [(3, 4), (1, 6), (2, 5)]
+
+
+def test_island_opponents_1997_7_1_the_same_due_colour_and_the_bars():
+    """1997 7.1, the priorities in turn: with nobody of the opposite due colour below, the
+    island takes the highest R of his own due colour (Vega's list: "4. same due color, 5.
+    highest rating"); under the bars of 2.1 a barred player comes only when nobody else
+    can (reading 8).
+
+    The round of ``test_island_opponents_1997_7_1`` with the games of 5 and 6 in rounds
+    1-3 played with the other colours (3-5, 6-4; 5-10, 9-6; 7-5, 8-6): 5 (B W B) and 6
+    (W B B) now seek White, as the island 1 does.  7.1 gives 1 the higher R, 6 (2250), a
+    player of the same due colour.  If 6 had upfloated in round 3 (his figures changed,
+    ``pair_with``), the bars of 2.1 give 1 the other one, 5."""
+    ratings = {1: 2400, 2: 2380, 3: 2360, 4: 2340, 5: 2200, 6: 2250, 7: 1950, 8: 1900, 9: 1900, 10: 1850}
+    rounds = [[(2, 1, "1/2"), (3, 5, "1-0"), (6, 4, "0-1"), (7, 8, "1/2"), (9, 10, "1/2")],
+              [(1, 3, "1/2"), (7, 2, "0-1"), (8, 4, "0-1"), (9, 6, "0-1"), (5, 10, "1-0")],
+              [(4, 1, "0-1"), (9, 2, "1/2"), (3, 10, "1/2"), (7, 5, "1/2"), (8, 6, "1/2")]]
+    snap = replace(from_rounds(10, rounds, ratings=ratings, total_rounds=7), absent=frozenset({7, 8, 9, 10}))
+    states = player_states(snap)
+    assert {states[1].preference.colour, states[5].preference.colour, states[6].preference.colour} == {Colour.WHITE}
+    p = by(snap, island_opponents=True)
+    top = p.explanation.brackets[0]
+    assert (top.s1[0], top.t2[0]) == (1, 6)
+    assert "the same due colour" in top.notes[0]
+    barred = replace(snap, dubov_rules=DubovRules(island_opponents=True, upfloat_bars=True))
+    assert (pair_with(barred, {}).explanation.brackets[0].t2[0]) == 6
+    q = pair_with(barred, {6: {"upfloated_previous": True}}).explanation.brackets[0]
+    assert (q.s1[0], q.t2[0]) == (1, 5)
+
+
+def test_white_meets_white_1997_6_3_last_paragraph():
+    """1997 6.3, its last paragraph: "If the 'white' No. k has already played with all the
+    'blacks', we look for an opponent for him, beginning with the 'white' No. k+1 down to
+    the end of the column, and then, beginning with the 'white' No. k-1 down to the
+    'white' No. 1."  2025 2.2.4.1 moves a White seeker to the other subgroup in the order of
+    4.3 (from the middle of the list outwards); 1997 7.3's order (``shift_extremes``, the
+    lowest ARO first) is not this article's.
+
+    Twelve players: 1 2400, 2 2390, 3 2380, 4 2300, 5 2290, 6 2280, 7 2200, 8 2200, 9
+    2100, 10 2100, 11 2000, 12 2600.  Round 1: 4-2 1/2, 7-1 0-1, 8-3 0-1, 5-9 1-0, 6-10
+    1-0, 11-12 1/2; round 2: 2-5 1/2, 1-11 1/2, 3-12 1/2, 7-4 0-1, 9-6 1-0, 8-10 1/2; round
+    3: 6-2 1/2, 8-1 1-0, 7-3 1-0, 4-9 0-1, 5-10 0-1.  Round 4 of 7 with 7-12 absent: 1-6
+    have 1.5 points.  White seekers (B W B) by ARO: 1 (2133.3), 2 (2290), 3 (2333.3);
+    Black seekers (W B W) 4, 5, 6.  2 has played 4, 5 and 6: White No. 2 has played all
+    the Blacks, so one pair is two White seekers (u = 1).
+
+    2025: middle-out of (1, 2, 3) is 2 first: 2 moves to G2 and 5 (middle-out of 4, 5, 6)
+    to G1; S1 = (1, 5, 3), T2 = (2, 4, 6): 1-2, 5-4, 3-6.  With this switch: No. k+1 = 3
+    first: 3 moves and plays 2; 5 moves as before: S1 = (1, 5, 2), T2 = (4, 6, 3): 1-4,
+    2-3, 6-5.  By 7.3's order alone (``shift_extremes``) 1 would move, the lowest ARO.
+    By the rules of 1997 as a whole, 3 meets 2 too (4, the highest ARO of the Black
+    seekers, moves by 7.4's order): 1-5, 3-2, 4-6."""
+    ratings = {1: 2400, 2: 2390, 3: 2380, 4: 2300, 5: 2290, 6: 2280, 7: 2200, 8: 2200, 9: 2100, 10: 2100,
+               11: 2000, 12: 2600}
+    snap = from_rounds(12, [[(4, 2, "1/2"), (7, 1, "0-1"), (8, 3, "0-1"), (5, 9, "1-0"), (6, 10, "1-0"),
+                             (11, 12, "1/2")],
+                            [(2, 5, "1/2"), (1, 11, "1/2"), (3, 12, "1/2"), (7, 4, "0-1"), (9, 6, "1-0"),
+                             (8, 10, "1/2")],
+                            [(6, 2, "1/2"), (8, 1, "1-0"), (7, 3, "1-0"), (4, 9, "0-1"), (5, 10, "0-1")]],
+                       ratings=ratings, total_rounds=7)
+    snap = replace(snap, absent=frozenset(range(7, 13)))
+    p = pair_round(snap)
+    assert p.explanation.brackets[0].shifted_from_smaller == (2,)
+    assert boards(p) == [(1, 2), (3, 6), (5, 4)]
+    q = by(snap, white_meets_white=True)
+    top = q.explanation.brackets[0]
+    assert (top.shifted_from_smaller, top.shifted_from_larger) == ((3,), (5,))
+    assert boards(q) == [(1, 4), (2, 3), (6, 5)]
+    assert any("6.3 (rules of 1997): 2 has played every Black seeker" in n for n in top.notes)
+    assert by(snap, shift_extremes=True).explanation.brackets[0].shifted_from_smaller == (1,)
+    assert boards(by_1997(snap)) == [(1, 5), (3, 2), (4, 6)]

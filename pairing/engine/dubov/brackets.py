@@ -125,6 +125,14 @@ class BracketPairing:
                         base_roles[pos[i]] = 0 if base_roles[pos[i]] == 0 else 4
                     notes.append(f"2.2 (rules of 1997): {self.names(sorted(spared, key=lambda i: self.tpn[i]))} "
                                  "not moved to the other colour's subgroup (absolute colour preference).")
+            a_order_name = order_name
+            if u and played_any and s_is_g1 and self.rules.white_meets_white:
+                column = self.white_column_order(small, large, s_order)
+                if column is not None:  # 1997 6.3, last paragraph: White No. k+1 ..., then k-1 ... 1
+                    s_order, k = column
+                    a_order_name = "6.3 (rules of 1997: after him in the list, then before him)"
+                    notes.append(f"6.3 (rules of 1997): {self.name(k)} has played every Black seeker; his opponent "
+                                 "is looked for among the White seekers after him in the list, then before him.")
             if u:
                 for xs in combinations(s_order, u):
                     roles = list(base_roles)
@@ -138,7 +146,7 @@ class BracketPairing:
                     raise EngineError("internal error: no step-(a) shift set")
                 notes.append(
                     f"2.2.4.1: at least {u} pair(s) inside the smaller subgroup in every legal pairing; "
-                    f"shifted {self.names(shifted_x)} (first such set in {order_name} order)."
+                    f"shifted {self.names(shifted_x)} (first such set in {a_order_name} order)."
                 )
             if m:
                 if shifted_x and not played_any:
@@ -196,6 +204,33 @@ class BracketPairing:
         )
         return list(zip(s1, t2, strict=True)), trace
 
+
+    def white_list_key(self, i: int) -> tuple:
+        """The White seekers' list (S1): 1997 6.2 (``lists_by_rating``: ARO, then the lower
+        R, then the name) or 2025 2.2.5 (ARO, then the initial ranking)."""
+        if self.rules.lists_by_rating:
+            return (self.aro[i], self.rating[i], self.name_key[i], self.tpn[i])
+        return (self.aro[i], self.tpn[i])
+
+    def white_column_order(self, whites: list[int], blacks: list[int], movable: list[int]
+                           ) -> tuple[list[int], int] | None:
+        """1997 6.3, last paragraph (``white_meets_white``): "If the 'white' No. k has already
+        played with all the 'blacks', we look for an opponent for him, beginning with the
+        'white' No. k+1 down to the end of the column, and then, beginning with the 'white'
+        No. k-1 down to the 'white' No. 1."  k is the first White seeker of the list (S1
+        order) with no legal opponent (D11) among the Black seekers; the order returned is
+        the one in which step (a) of 2.2.4.1 tries the White seekers it moves to the other
+        subgroup (the one moved is k's opponent: k can play nobody else there), k itself
+        last; only players ``movable`` holds (1997 2.2 may spare some).  None when no White
+        seeker has played every Black seeker (the paragraph does not apply)."""
+        column = sorted(whites, key=self.white_list_key)
+        legal = self.legal
+        k = next((p for p, i in enumerate(column) if not any(legal(i, j) for j in blacks)), None)
+        if k is None:
+            return None
+        allowed = set(movable)
+        order = column[k + 1 :] + column[:k][::-1] + [column[k]]
+        return [i for i in order if i in allowed], column[k]
 
     def shift_key_1997(self, i: int) -> tuple:
         """1997 7.3: White seekers moved to the Black group, "the lowest ARO ... equal ARO,

@@ -42,6 +42,7 @@ from ..model import (
 )
 from .brackets import BracketPairing
 from .colours import allocate, ranks_higher, who
+from .islands import IslandOpponents
 from .state import PlayerState, player_states, upfloat_limit
 from .upfloaters import UpfloaterChoice, fmt
 
@@ -57,7 +58,7 @@ def pair_round(snapshot: Snapshot) -> Pairing:
     return _Round(snapshot, states).run()
 
 
-class _Round(UpfloaterChoice, BracketPairing):
+class _Round(UpfloaterChoice, BracketPairing, IslandOpponents):
     """One round being paired.  Players are local indices 0..n-1 (TPN order)."""
 
     def __init__(self, snapshot: Snapshot, states: dict[int, PlayerState]):
@@ -177,12 +178,28 @@ class _Round(UpfloaterChoice, BracketPairing):
             if not residents:
                 continue
             pool = [i for t in scores[gi + 1 :] for i in ranked[t] if not taken[i]]
-            ups, up_reason, ev = self.choose_upfloaters(s, residents, pool)
-            bracket = residents + list(ups)
+            islands: list[tuple[int, int]] = []
+            island_notes: list[str] = []
+            if self.rules.island_opponents:  # 1997 7.1: each island's own opponent first
+                islands, island_notes = self.island_opponents(residents, pool)
+                for pair in islands:
+                    for i in pair:
+                        taken[i] = True
+                pairs.extend(islands)
+            rest = [i for i in residents if not taken[i]]
+            if not rest:
+                traces.append(self.islands_trace(s, residents, islands, island_notes))
+                continue
+            if islands:
+                pool = [i for i in pool if not taken[i]]
+            ups, up_reason, ev = self.choose_upfloaters(s, rest, pool)
+            bracket = rest + list(ups)
             for i in bracket:
                 taken[i] = True
-            bpairs, trace = self.pair_bracket(s, residents, ups, up_reason, ev.u)
+            bpairs, trace = self.pair_bracket(s, rest, ups, up_reason, ev.u)
             pairs.extend(bpairs)
+            if islands:
+                trace = self.islands_trace(s, residents, islands, island_notes, trace)
             traces.append(trace)
         boards, colours = self.colours_and_boards(pairs)
         bye_id = self.st[bye].id if bye is not None else None
