@@ -67,6 +67,7 @@ __all__ = [
     "Snapshot",
     "System",
     "aro",
+    "aro_unrounded",
     "baku_acceleration",
     "burstein_seeding_rounds",
     "burstein_states",
@@ -83,7 +84,7 @@ __all__ = [
 ]
 
 
-_DUBOV_NAMES = frozenset({"PlayerState", "aro", "colour_difference", "colour_preference", "max_t", "pab_eligible",
+_DUBOV_NAMES = frozenset({"PlayerState", "aro", "aro_unrounded", "colour_difference", "colour_preference", "max_t", "pab_eligible",
                           "player_states"})
 
 

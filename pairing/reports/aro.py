@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from typing import NamedTuple
 
 from django.utils.translation import gettext
@@ -37,6 +38,12 @@ class AroGroup:
     @property
     def columns(self) -> tuple[tuple[str, list[AroRow]], ...]:
         return ((gettext("White seekers"), self.white_seekers), (gettext("Black seekers"), self.black_seekers))
+
+
+def in_tenths(exact: Fraction) -> Decimal:
+    """An unrounded ARO (Dubov rules of 1997, 1.2) as the ARO list and the player card show
+    it: to one decimal, half up, as 6.2's example lists 2310.0, 2318.4 ..."""
+    return (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(Decimal("0.1"), ROUND_HALF_UP)
 
 
 def aro_rounds(t: Tournament) -> list[int]:
@@ -97,10 +104,7 @@ def _aro_lines(t: Tournament, number: int) -> tuple[AroLine, ...]:
             engine.PreferenceStrength.STRONG: letter.lower(),
             engine.PreferenceStrength.MILD: f"({letter.lower()})",
         }[pref.strength]
-        aro = st.aro
-        if rules.aro_unrounded and st.games_played:
-            exact = st.aro_exact
-            aro = (Decimal(exact.numerator) / Decimal(exact.denominator)).quantize(Decimal("0.1"), ROUND_HALF_UP)
+        aro = in_tenths(st.aro_exact) if rules.aro_unrounded and st.games_played else st.aro
         lines.append(AroLine(pid, st.score, aro, shown, st.upfloats, st.upfloated_previous, st.max_upfloater,
                              pid in snapshot.absent, pref.colour is Colour.WHITE))
 

@@ -13,6 +13,7 @@ from ..engine import Colour, Result
 from ..models import SIDES, Bye, ByeKind, Game, Player, RoundStatus, Tournament
 from ..services.snapshot import point_system
 from . import rating_change
+from .aro import in_tenths
 from .crosstable import CELL_RESULT, requested_zero_byes
 from .standings import ranked
 
@@ -48,7 +49,8 @@ class PlayerCard:
     rounds: int  # complete rounds counted
     rank: int | None
     points: Decimal
-    aro: int  # Dubov 1.6: played opponents only, rounded half up; 0 without games
+    aro: int | Decimal  # Dubov 1.6: played opponents only, rounded half up; 0 without games; under the
+    # rules of 1997 (1.2: not rounded) to one decimal, as the ARO list shows it
     tpr: int | None  # C.07 10.2, as in the standings; None without a game (a real 0 is 0)
     games_played: int
     colours: str  # played games only, e.g. "WBW" (Dubov 1.5 / D3)
@@ -125,6 +127,10 @@ def player_card(t: Tournament, player: Player) -> PlayerCard:
                 text = _CARD_ZERO_BYE if bye.kind == ByeKind.ZERO else _CARD_BYE[Result(bye.kind)]
             rows.append(CardRound(in_play.number, None, "", None, text, None, None))
     me = engine.Player(id=player.pk, tpn=player.tpn or 0, rating=player.rating, name=player.name, history=tuple(hist))
+    ratings = {pk: p.rating for pk, p in by_pk.items()}
+    aro = engine.aro(me, ratings)
+    if aro and t.dubov_rules_1997:
+        aro = in_tenths(engine.aro_unrounded(me, ratings))
     colours = engine.played_colours(me.history)
     rank = next((r.rank for r in table.rows if r.player_id == player.pk), None)
     return PlayerCard(
@@ -132,7 +138,7 @@ def player_card(t: Tournament, player: Player) -> PlayerCard:
         rounds=table.rounds,
         rank=rank,
         points=running,
-        aro=engine.aro(me, {pk: p.rating for pk, p in by_pk.items()}),
+        aro=aro,
         tpr=table.tpr.get(player.pk),
         games_played=len(colours),
         colours="".join("W" if c is Colour.WHITE else "B" for c in colours),

@@ -141,6 +141,40 @@ def test_the_aro_list_shows_unrounded_aros_under_the_rules_of_1997(chief_client,
     assert "<td>2400</td>" in page and "<td>2400.0</td>" not in page
 
 
+def test_the_player_card_shows_the_aro_as_the_aro_list_does_under_the_rules_of_1997(anon_client, chief,
+                                                                                     rules_1997):
+    """The player card's ARO under the rules of 1997 is the ARO list's: unrounded (1.2), to
+    one decimal; by the 2025 text an integer (1.6.1, half up).  Ratings 2400, 2395 ...
+    (5 apart) and two rounds: a player whose two opponents' ratings add up to an odd sum
+    has an ARO ending in .5 (2025 rounds it up)."""
+    Tournament.objects.filter(pk=rules_1997.pk).update(public=True)
+    plain = Tournament.objects.create(slug="plain", name="Plain", owner=chief, rounds=5, public=True)
+    for t in (rules_1997, plain):
+        add_players(t, 10, step=5)
+        play_round(t)
+        play_round(t)
+    players = list(rules_1997.player_set.order_by("tpn"))
+    sums = {p.tpn: sum(o.rating for o in _opponents(p)) for p in players}
+    tpn = next(k for k, v in sums.items() if v % 2)
+    exact = f"{sums[tpn] / 2:.1f}"
+    card = anon_client.get(reverse("pairing:player_card", args=[rules_1997.slug, tpn])).content.decode()
+    assert f'<dd id="aro">{exact}</dd>' in card
+    aro_list = anon_client.get(reverse("pairing:aro", args=[rules_1997.slug])).content.decode()
+    assert f"<td>{exact}</td>" in aro_list
+    plain_player = plain.player_set.get(tpn=tpn)
+    plain_sum = sum(o.rating for o in _opponents(plain_player))
+    card = anon_client.get(reverse("pairing:player_card", args=[plain.slug, tpn])).content.decode()
+    assert f'<dd id="aro">{(plain_sum + 1) // 2}</dd>' in card  # half up: .5 rounds up
+    assert plain_sum % 2 == 0 or f"{plain_sum / 2:.1f}" not in card
+
+
+def _opponents(player):
+    from pairing.models import Game
+
+    games = Game.objects.filter(round__tournament=player.tournament).select_related("white", "black")
+    return [g.black if g.white_id == player.pk else g.white for g in games if player.pk in (g.white_id, g.black_id)]
+
+
 # -- export and import ------------------------------------------------------------------
 
 

@@ -10,11 +10,21 @@ can publish the ARO list with the very numbers the engine paired with.  The shar
 """
 
 from .pairer import pair_round
-from .state import PlayerState, aro, colour_difference, colour_preference, max_t, pab_eligible, player_states
+from .state import (
+    PlayerState,
+    aro,
+    aro_unrounded,
+    colour_difference,
+    colour_preference,
+    max_t,
+    pab_eligible,
+    player_states,
+)
 
 __all__ = [
     "PlayerState",
     "aro",
+    "aro_unrounded",
     "colour_difference",
     "colour_preference",
     "max_t",
