@@ -95,3 +95,30 @@ def test_demo_has_a_club_weekend_of_two_sections_on_the_front_page(db, settings,
     assert len(names) == len(set(names))  # one list of the event's players, nobody twice
     page = client.get("/").content.decode()
     assert "Demo Club Weekend" in page and "Weekend Under 1600" in page and 'href="/e/demo-weekend/enter/"' in page
+
+
+def test_demo_has_a_small_dubov_tournament_paired_by_the_rules_of_1997(db, settings):
+    """The rules of 1997 in the demo (issue 40): 20 players, 7 rounds, the Dubov system with
+    the rules of 1997, rounds 1-3 complete and round 4 a draft whose explanation is the
+    1997 one (unrounded AROs, the colour rules of 1997 3); a run on a database without it
+    adds it, and a second run changes nothing."""
+    settings.DEBUG = True
+    call_command("demo", stdout=io.StringIO())
+    Tournament.objects.filter(slug="demo-dubov-1997").delete()  # a database from before it
+    out = io.StringIO()
+    call_command("demo", stdout=out)
+    assert "Demo tournament already there." in out.getvalue()
+    assert "Dubov 1997 demo tournament created." in out.getvalue()
+    out = io.StringIO()
+    call_command("demo", stdout=out)
+    assert "Dubov 1997 demo tournament already there." in out.getvalue()
+    t = Tournament.objects.get(slug="demo-dubov-1997")
+    assert (t.system, t.dubov_rules, t.system_label, t.player_set.count(), t.rounds, t.public) == (
+        "dubov", 1997, "FIDE Dubov system, rules of 1997", 20, 7, True)
+    statuses = list(t.round_set.order_by("number").values_list("status", flat=True))
+    assert statuses == [RoundStatus.COMPLETE] * 3 + [RoundStatus.DRAFT]
+    draft = t.round_set.get(number=4)
+    assert draft.explanation["system"] == "dubov" and draft.explanation["brackets"]
+    assert "(1997)" in str(draft.explanation)  # a colour rule of 1997 3 decided some board
+    slugs = ["demo-open", "demo-dutch", "demo-burstein", "demo-dubov-1997"]
+    assert Tournament.objects.filter(slug__in=slugs).count() == 4

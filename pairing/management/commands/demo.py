@@ -2,9 +2,10 @@
 one with three rounds played and round 4 in progress, the Dutch one with four rounds
 played and round 5 paired as a draft (its explanation to read), the Burstein one with its
 four seeding rounds and round 5 played and round 6 paired as a draft (each bracket's
-Index to read); and a club's weekend event of two sections a week ahead (online entries
-open, a full section with its waiting list, check-in under way, categories and prizes
-set).  Idempotent: a second run creates only what is missing and prints the credentials."""
+Index to read); a small Dubov tournament paired by the rules of 1997 (20 players, 7
+rounds, three played and round 4 a draft); and a club's weekend event of two sections a
+week ahead (online entries open, a full section with its waiting list, check-in under way,
+categories and prizes set).  Idempotent: a second run creates only what is missing and prints the credentials."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ SLUG = "demo-open"
 DUTCH_SLUG = "demo-dutch"
 EVENT_SLUG = "demo-weekend"
 BURSTEIN_SLUG = "demo-burstein"
+DUBOV_1997_SLUG = "demo-dubov-1997"
 
 FAMILY = [
     "Novak", "Schmidt", "Rossi", "Kowalski", "Petrov", "Jensen", "Horvat", "Dubois", "Silva", "Nagy",
@@ -84,7 +86,8 @@ class Command(BaseCommand):
             deputy.save()
         for slug, make, name in ((SLUG, self._tournament, "Demo tournament"),
                                  (DUTCH_SLUG, self._dutch_tournament, "Dutch demo tournament"),
-                                 (BURSTEIN_SLUG, self._burstein_tournament, "Burstein demo tournament")):
+                                 (BURSTEIN_SLUG, self._burstein_tournament, "Burstein demo tournament"),
+                                 (DUBOV_1997_SLUG, self._dubov_1997_tournament, "Dubov 1997 demo tournament")):
             if not Tournament.objects.filter(slug=slug).exists():
                 make(user, deputy)
                 self.stdout.write(self.style.SUCCESS(f"{name} created."))
@@ -207,6 +210,41 @@ class Command(BaseCommand):
                     record_result(g, _result(rng, g.white, g.black), user)
                 if number == 3:
                     withdraw(players[33], 4, user)
+
+    def _dubov_1997_tournament(self, user, deputy) -> None:
+        """A small Dubov tournament paired by the rules of 1997 (docs/dubov-1997.md): 20
+        players, 7 rounds, rounds 1-3 complete (a half-point bye in round 2), round 4 a
+        draft whose explanation names the articles of 1997 that decided; the ARO list shows
+        the unrounded AROs."""
+        rng = random.Random(1997)
+        with transaction.atomic():
+            t = Tournament.objects.create(
+                slug=DUBOV_1997_SLUG,
+                name="Demo Dubov 1997 Rapid",
+                place="Koper",
+                federation="SLO",
+                start_date=datetime.date(2027, 1, 9),
+                end_date=datetime.date(2027, 1, 10),
+                time_control="15+10",
+                rounds=7,
+                dubov_rules=1997,
+                initial_colour="w",
+                initial_colour_method=ColourMethod.LOT,
+                tiebreaks="BH-C1, BH, SB, DE",
+                public=True,
+                owner=user,
+            )
+            t.deputies.add(deputy)
+            _players(t, rng, shift=33, count=20, top=2380, step=37, family_shift=19)
+            players = list(t.player_set.order_by("tpn"))
+            Bye.objects.create(tournament=t, player=players[8], round_number=2, kind=ByeKind.HALF)
+            for number in range(1, 5):
+                rnd = rounds.pair_next_round(t, user)
+                if number == 4:
+                    break  # the draft: its explanation names the rules of 1997 where they decided
+                publish(rnd, user)
+                for g in rnd.games():
+                    record_result(g, _result(rng, g.white, g.black), user)
 
     def _weekend(self, user, deputy) -> None:
         """Demo Club Weekend, a week from today: an Open (Dubov, 14 players, 9 checked in,
