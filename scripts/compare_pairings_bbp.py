@@ -51,6 +51,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import shutil
 import sys
 import tempfile
@@ -300,6 +301,9 @@ def one_of_ours(n: int, args, programs) -> tuple[Counter, list[dict]]:
 
 def _count(tally: Counter, kept: list[dict], kind: str, said: dict, view: Path, args, n: int, k: int) -> None:
     tally["rounds"] += 1
+    if args.digest:  # every round's answers, to show that a change of the harness changes none
+        args.digest.write(f"{args.way} {n} {k} | {kind} | subject {said.get('subject')} | bbp {said.get('bbp')}"
+                          f" | gen {said.get('bbp generator', '-')}\n")
     tally[kind] += 1
     if kind == "identical" and "bbp generator" not in said:
         return
@@ -351,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="fields small enough for --subject literal: 2-12 players (--way ours), 9-12 (--way theirs)")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--keep", type=Path, help="keep every differing round's file here")
+    ap.add_argument("--digest", type=argparse.FileType("w"),
+                    help="write every round's answers here (one line a round), to compare two versions of the harness")
     args = ap.parse_args(argv)
     if args.merge:
         data = merge(args.merge)
@@ -371,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
 
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                             cwd=Path(__file__).resolve().parent).stdout.strip()
-    total, differences, started = Counter(), [], time.time()
+    total, differences, started, cpu_started = Counter(), [], time.time(), time.process_time()
     try:
         for i, n in enumerate(range(args.start, args.start + args.count), start=1):
             try:
@@ -384,11 +390,15 @@ def main(argv: list[str] | None = None) -> int:
             if i % 50 == 0:
                 print(f"... {i} tournaments, {total['rounds']} rounds, {len(differences)} kept, "
                       f"{time.time() - started:.0f} s", flush=True)
+                if args.digest:
+                    args.digest.flush()
     finally:
         if gacrux is not None:
             gacrux.close()
-    run = {k: str(v) for k, v in vars(args).items() if k != "merge"}
+    run = {k: str(v) for k, v in vars(args).items() if k not in ("merge", "digest")}
     run["seconds"] = round(time.time() - started)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)  # bbpPairings (and Gacrux) runs
+    run["cpu_seconds"] = round(time.process_time() - cpu_started + children.ru_utime + children.ru_stime)
     run["commit"] = commit  # the engine the run measured
     data = {"tally": dict(total), "differences": differences, "runs": [run]}
     report(data)

@@ -351,30 +351,34 @@ class Gacrux:
 
 
 class Ours:
-    """Our engine's command line (``--dutch FILE -p OUT``), in-process."""
+    """Our engine, in-process: what ``--dutch FILE -p OUT`` does, without the command line.
+
+    The file is read as the command line reads it (bytes, UTF-8 with replacement), parsed
+    by the same reader and paired by the same function (``checker.pair_from_file``); the
+    answer is the pairing itself rather than its ``-p`` text read back.  Until 26 November
+    (second session) this ran the command line's ``main`` per round: its argument parser
+    and the output file cost a tenth of the harness's time (docs/validation.md).  The
+    command line's exit codes map as they did: no legal pairing (1) is :class:`NoPairing`,
+    invalid input (3, an ``InputError``) is :class:`OracleFailed`."""
 
     def __init__(self, system: str = "--dutch"):
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-        from pairing.engine.__main__ import main  # noqa: PLC0415 - only for the campaigns
+        from pairing.engine.checker import InputError, pair_from_file, read  # noqa: PLC0415 - campaigns only
+        from pairing.engine.model import NoLegalPairing, System  # noqa: PLC0415
 
-        self.main, self.system = main, system
+        self.system = {"--dutch": System.DUTCH, "--dubov": System.DUBOV, "--burstein": System.BURSTEIN}[system]
+        self.read, self.pair_from_file = read, pair_from_file
+        self.errors = (InputError, NoLegalPairing)
 
     def pair(self, path: Path) -> Round:
-        import contextlib  # noqa: PLC0415
-        import io  # noqa: PLC0415
-
-        out = path.with_suffix(".ours.txt")
-        err = io.StringIO()
+        input_error, no_pairing = self.errors
         try:
-            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-                code = self.main([self.system, str(path), "-p", str(out)])
-            if code == 1:
-                raise NoPairing(err.getvalue().strip())
-            if code or not out.exists():
-                raise OracleFailed(f"ours exit {code}: {err.getvalue().strip()[:200]}")
-            return parse_pairs(out.read_text())
-        finally:
-            out.unlink(missing_ok=True)
+            _, pairing = self.pair_from_file(self.read(str(path)), str(path), None, self.system)
+        except no_pairing as exc:
+            raise NoPairing(str(exc)) from None
+        except input_error as exc:
+            raise OracleFailed(f"ours exit 3: {str(exc)[:200]}") from None
+        return Round(frozenset((b.white, b.black) for b in pairing.boards), pairing.bye)
 
 
 class LiteralEnumerator:
