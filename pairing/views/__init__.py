@@ -4,6 +4,7 @@ from .audit import audit_trail
 from .checker import checker, checker_file
 from .checkin import checkin, checkin_close, self_checkin
 from .display import density
+from .drafts import pair_next, round_discard, round_publish, round_swap
 from .entries import entry_form, entry_status, event_entries
 from .event_audit import event_audit_trail
 from .events import event, event_create, event_player_move, event_players, event_settings, front_page
@@ -35,17 +36,7 @@ from .ratings import (
 )
 from .reports import aro_list, crosstable, player_card, standings, standings_csv, trf_export
 from .roundrobin import berger
-from .rounds import (
-    absences,
-    byes_grid,
-    game_rating_result,
-    game_result,
-    pair_next,
-    round_detail,
-    round_discard,
-    round_publish,
-    round_swap,
-)
+from .rounds import absences, byes_grid, game_rating_result, game_result, round_detail
 from .tiebreak_details import tie_details
 from .tournaments import (
     dashboard,

@@ -1,3 +1,9 @@
+"""A round's page, for drafts (their arbiters only) and published rounds: the boards a page
+at a time or the list by name, the progress of the results; entering a result and
+correcting one for the rating report; the requested byes of the rounds to come.  What
+only a draft has (its explanation, warnings, swap and session forms) and the actions on
+it are in drafts.py."""
+
 from __future__ import annotations
 
 from decimal import Decimal
@@ -12,7 +18,6 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from ..access import get_game, get_round, get_tournament_for_arbiter, get_tournament_for_viewer
-from ..forms import OnePlayerForm, PoolPairForm, SwapForm
 from ..models import (
     COMMON_RESULTS,
     RESULT_KEYS,
@@ -25,23 +30,14 @@ from ..models import (
     stale_form,
 )
 from ..reports.pairing_list import not_paired
-from ..reports.standings import adjourned_text, figure, open_adjourned, points_before
-from ..services import acceleration, manual
+from ..reports.standings import figure, points_before
+from ..services import acceleration
 from ..services.players import set_byes, set_byes_grid
 from ..services.results import closed_before, correct_for_rating, record_result
-from ..services.rounds import (
-    PairingRefused,
-    adjourn_open_boards,
-    discard_draft,
-    pair_next_round,
-    publish,
-    readable,
-    swap_players,
-    warnings_for,
-)
 from ..services.snapshot import build_snapshot, histories, point_system
 from ..warning_levels import NeedsConfirmation
 from .confirm import ask, confirmable, given
+from .drafts import draft_context
 from .notices import tells_of_a_discarded_draft
 from .paging import page_of
 from .public_cache import poll_url, public_page
@@ -156,122 +152,6 @@ def _seen_byes(raw: str) -> dict[int, str]:
     return seen
 
 
-@login_required
-@require_POST
-@confirmable
-def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
-    t = get_tournament_for_arbiter(request, slug)
-    try:
-        if request.POST.get("adjourn_open") == "1":
-            adjourn_open_boards(t, request.user, given(request))
-        rnd = pair_next_round(t, request.user)
-    except NeedsConfirmation as exc:
-        return ask(request, exc, t=t, back=reverse("pairing:tournament", args=[slug]))
-    except PairingRefused as exc:
-        messages.error(request, str(exc))
-        return redirect("pairing:tournament", slug=t.slug)
-    pending = open_adjourned(t, rnd.number - 1)
-    if pending:  # Level 2: the arbiter sees which games were paired as draws
-        messages.warning(request, _("Paired with adjourned games still open, counted as draws: %(games)s.") % {"games": adjourned_text(pending)})
-    return redirect(rnd.get_absolute_url())
-
-
-def _names(rnd: Round) -> dict[int, object]:
-    return {p.pk: p for p in rnd.tournament.player_set.all()}
-
-
-def _explanation(rnd: Round) -> dict:
-    """The stored Explanation with ids resolved to players."""
-    players = _names(rnd)
-    ex = rnd.explanation or {}
-
-    def ps(ids):
-        return [players[i] for i in ids if i in players]
-
-    bye = ex.get("bye", {})
-    brackets = [
-        {
-            **b,
-            "score": figure(Decimal(b["score"]), 1),
-            "upfloater_reason": readable(b["upfloater_reason"], players),
-            "notes": [readable(n, players) for n in b["notes"]],
-            "residents": ps(b["residents"]),
-            "upfloaters": ps(b["upfloaters"]),
-            "g1": ps(b["g1"]),
-            "g2": ps(b["g2"]),
-            "shifted_from_smaller": ps(b["shifted_from_smaller"]),
-            "shifted_from_larger": ps(b["shifted_from_larger"]),
-            "s1": ps(b["s1"]),
-            "t2": ps(b["t2"]),
-            **(_dutch_bracket(b, players) if ex.get("system") == "dutch" else {}),
-            **(_burstein_bracket(b, players) if ex.get("system") == "burstein" else {}),
-        }
-        for b in ex.get("brackets", [])
-    ]
-    colours = {
-        (c["white"], c["black"]): {**c, "reason": readable(c["reason"], players)} for c in ex.get("colours", [])
-    }
-    return {
-        "system": ex.get("system", "dubov"),
-        "seeding": ex.get("seeding"),  # a Burstein seeding round (1.6), paired by the Dutch rules
-        "bye_player": players.get(bye.get("player")),
-        # drafts stored before "why" existed show the whole reason
-        "bye_reason": readable(bye.get("why", bye.get("reason", "")), players),
-        "bye_eligible": ps(bye.get("eligible", [])),
-        "bye_rejected": ps(bye.get("rejected_incomplete", [])),
-        "brackets": brackets,
-        "colours": colours,
-    }
-
-
-def _dutch_bracket(b: dict, players: dict) -> dict:
-    """A Dutch bracket (C.04.3 Articles 3-4) in players: the MDPs paired here and those
-    left in the Limbo, the bracket's pairs, the remainder's S1 and S2 and the residents
-    its exchange (4.3) moved, named from their BSNs (the remainder in the order of 1.2:
-    one score, so by pairing number), and the downfloaters."""
-
-    def ps(ids):
-        return [players[i] for i in ids if i in players]
-
-    limbo = set(b["limbo"])
-    remainder = sorted(ps(b["remainder_s1"] + b["remainder_s2"]), key=lambda p: (p.tpn or 0, p.pk))
-    by_bsn = dict(enumerate(remainder, start=1))
-    to_s2, to_s1 = b.get("exchanged", [[], []])
-    return {
-        "mdps_paired": ps([i for i in b["moved_down"] if i not in limbo]),
-        "limbo": ps(b["limbo"]),
-        "pairs": [{"first": players[x], "second": players[y], "mdp": x in b["moved_down"]}
-                  for x, y in zip(b["s1"], b["t2"], strict=False) if x in players and y in players],
-        "remainder_s1": ps(b["remainder_s1"]),
-        "remainder_s2": ps(b["remainder_s2"]),
-        "moved_to_s2": [by_bsn[n] for n in to_s2 if n in by_bsn],
-        "moved_to_s1": [by_bsn[n] for n in to_s1 if n in by_bsn],
-        "downfloaters": ps(b["downfloaters"]),
-    }
-
-
-def _burstein_bracket(b: dict, players: dict) -> dict:
-    """A Burstein bracket (C.04.4.2 1.8, 3.2, 4) in players: every player of the bracket in
-    BSN order with their Index (Buchholz, Sonneborn-Berger; exact, as the engine computed
-    them) and whether they came in as a floater, the pairs with both BSNs, and the
-    outgoing floaters."""
-
-    def exact(value: str) -> str:
-        return format(Decimal(value).normalize(), "f")
-
-    incoming = set(b["moved_down"])
-    bsn = {pid: n for n, (pid, _, _) in enumerate(b.get("index", []), start=1)}
-    return {
-        "incoming": [players[i] for i in b["moved_down"] if i in players],
-        "ranked": [{"bsn": n, "player": players[pid], "buchholz": exact(bh), "sonneborn_berger": exact(sb),
-                    "incoming": pid in incoming}
-                   for n, (pid, bh, sb) in enumerate(b.get("index", []), start=1) if pid in players],
-        "pairs": [{"first": players[x], "second": players[y], "bsns": (bsn.get(x), bsn.get(y))}
-                  for x, y in zip(b["s1"], b["t2"], strict=False) if x in players and y in players],
-        "downfloaters": [players[i] for i in b["downfloaters"] if i in players],
-    }
-
-
 def _annotate_scores(t, rnd: Round, games: list, players: list | None = None, snapshot=None) -> None:
     """Points before the round, for the pairing list's Pts columns (``players``: only
     these, when one row is redrawn; ``snapshot``: the histories already built)."""
@@ -309,13 +189,6 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
     # a draft's arbiter view checks the rules on the same histories the scores come from
     snapshot = build_snapshot(t, rnd.number) if rnd.is_draft and is_arbiter else None
     _annotate_scores(t, rnd, games, [p for g in games for p in (g.white, g.black)], snapshot=snapshot)
-    ex = _explanation(rnd) if rnd.is_draft else None
-    for g in games:
-        g.colour_rule = ex["colours"].get((g.white_id, g.black_id)) if ex else None
-        # a board the engine did not make (changed by a swap) has no rule of its own
-        g.by_hand = bool(ex and ex["colours"] and g.colour_rule is None)
-    if ex:
-        ex["boards_by_hand"] = [g.board for g in games if g.by_hand]
     ctx = {
         "t": t,
         "round": rnd,
@@ -326,21 +199,14 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
         "absent": not_paired(t, rnd.number) if last_page and not pending else [],
         **_progress(t, rnd),
         "is_arbiter": is_arbiter,
-        "ex": ex,
+        "ex": None,
         **_result_choices(),
         "rounds": t.round_set.order_by("number"),
         "closed": closed_before(t),
         "acceleration_note": acceleration.round_note(t, rnd.number),
     }
-    if rnd.is_draft and is_arbiter:
-        ctx["warnings"] = warnings_for(rnd, snapshot=snapshot)
-        ctx["swap_form"] = SwapForm(players=_paired_players(rnd))
-        if rnd.manual_session:
-            in_pool = manual.pool(rnd)
-            ctx["pool"] = in_pool
-            ctx["pool_form"] = PoolPairForm(players=in_pool)
-            ctx["pab_form"] = OnePlayerForm(players=in_pool, label=_("PAB to"))
-            ctx["unpair_form"] = OnePlayerForm(players=_paired_players(rnd), label=_("To the pool"))
+    if rnd.is_draft and is_arbiter:  # a draft is its arbiters' only
+        ctx.update(draft_context(rnd, games, snapshot))
     return ctx
 
 
@@ -371,16 +237,6 @@ def _result_choices() -> dict:
         "more_values": [c.value for c in more],
         "all_results": [c for c in GameResult if c.value],
     }
-
-
-def _paired_players(rnd: Round) -> list:
-    ids = set()
-    for g in rnd.game_set.all():
-        ids |= {g.white_id, g.black_id}
-    pab = rnd.pab()
-    if pab:
-        ids.add(pab.player_id)
-    return list(rnd.tournament.player_set.filter(pk__in=ids).order_by("tpn"))
 
 
 @require_GET
@@ -437,72 +293,6 @@ def _by_name_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> d
             **_progress(t, rnd), "is_arbiter": is_arbiter, "ex": None, **_result_choices(),
             "rounds": t.round_set.order_by("number"), "closed": closed_before(t),
             "acceleration_note": acceleration.round_note(t, rnd.number)}
-
-
-@login_required
-@require_POST
-def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    t = get_tournament_for_arbiter(request, slug)
-    rnd = t.round_set.filter(number=number).first()
-    if rnd is None and number != t.next_round_number():
-        raise Http404(_("No such round."))
-    try:
-        if rnd is None:  # the preview was open while the draft went away
-            raise Conflict(Round.discarded_message(number))
-        published = publish(rnd, request.user)
-    except Conflict as exc:
-        messages.error(request, str(exc))
-        return redirect("pairing:tournament", slug=t.slug)
-    if published:
-        messages.success(request, _("Round %(n)s published. Enter the results as they come in.") % {"n": rnd.number})
-    else:
-        messages.info(request, _("Round %(n)s was already published.") % {"n": rnd.number})
-    return redirect(rnd.get_absolute_url())
-
-
-@login_required
-@require_POST
-def round_discard(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    t = get_tournament_for_arbiter(request, slug)
-    rnd = t.round_set.filter(number=number).first()
-    if rnd is None and number != t.next_round_number():
-        raise Http404(_("No such round."))
-    if rnd is not None and not rnd.is_draft:
-        messages.error(request, _("Round %(n)s is published; it cannot be discarded.") % {"n": rnd.number})
-        return redirect(rnd.get_absolute_url())
-    if discard_draft(t, request.user):
-        messages.success(request, _("Draft of round %(n)s discarded.") % {"n": number})
-    else:
-        messages.info(request, _("Round %(n)s is no longer a draft (another arbiter published or discarded it).") % {"n": number})
-    return redirect("pairing:tournament", slug=t.slug)
-
-
-@login_required
-@require_POST
-@confirmable
-def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    t = get_tournament_for_arbiter(request, slug)
-    rnd = get_round(t, number)
-    if not rnd.is_draft:
-        messages.error(request, _("Only a draft can be changed."))
-        return redirect(rnd.get_absolute_url())
-    form = SwapForm(request.POST, players=_paired_players(rnd))
-    if not form.is_valid():
-        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
-        return redirect(rnd.get_absolute_url())
-    a = t.player_set.get(pk=form.cleaned_data["a"])
-    b = t.player_set.get(pk=form.cleaned_data["b"])
-    try:
-        warnings = swap_players(rnd, a, b, request.user, given(request))
-    except NeedsConfirmation as exc:
-        return ask(request, exc, t=t, back=rnd.get_absolute_url())
-    except ValueError as exc:
-        messages.error(request, str(exc))
-        return redirect(rnd.get_absolute_url())
-    # the warnings themselves are on the draft's page (they stand until the draft changes)
-    found = " " + ngettext("Confirmed despite %(n)s rule warning: see the list above the boards.", "Confirmed despite %(n)s rule warnings: see the list above the boards.", len(warnings)) % {"n": len(warnings)} if warnings else ""
-    messages.success(request, _("Swapped %(a)s and %(b)s.") % {"a": a.shown_name, "b": b.shown_name} + found)
-    return redirect(rnd.get_absolute_url())
 
 
 @login_required
