@@ -13,6 +13,7 @@ In ranges that add up (tournament n of a seed is the same whatever the range)::
     python scripts/compare_pairings_cppdubov.py --cpp BIN --ours 5000 --start 0 --seed 1 --json ours-0.json
     python scripts/compare_pairings_cppdubov.py --cpp BIN --theirs 1000 --start 50000 --valid 508 --json theirs-50000.json
     python scripts/compare_pairings_cppdubov.py --merge ours-*.json
+    python scripts/compare_pairings_cppdubov.py --table --merge DIR/ours-*.json DIR/theirs-*.json
 
 ``--valid K`` stops a range of ``--theirs`` once K of its generator's files were read (a
 file it could not make, or one that is not valid TRF, is counted but not compared): the way
@@ -195,15 +196,70 @@ def _theirs(job):
 
 VALID = "tournaments"  # a tournament is counted only when its file was read
 
+# docs/validation.md's table of the final triage: each row and the kinds it adds up (a kind
+# ending in "*" stands for every kind that starts so)
+TABLE = (
+    ("Tournaments read (valid files)", ("tournaments",)),
+    ("Rounds compared", ("rounds",)),
+    ("Identical", ("identical",)),
+    ("Theirs crashed or wrote nothing (K5)", ("CPPDubovSystem failed (no output, or it crashed)",)),
+    ("PAB: theirs to a player not eligible ([C2], K2)", ("PAB: theirs to a player not eligible*",)),
+    ("PAB: theirs not to the lowest score (2.1.3, K3)", ("PAB: theirs to a higher score (2.1.3)",)),
+    ("PAB: theirs to the player with fewer games (2.1.4)", ("PAB: theirs to the player with fewer games (2.1.4)",)),
+    ("PAB: theirs not to the lowest ranked (2.1.5)", ("PAB: theirs not to the lowest in the initial ranking (2.1.5)",)),
+    ("Round-1 colours by board, not by pairing number (5.2.1, K1)",
+     ("colours of players yet to play (5.2.1: by pairing number parity; theirs by board)",)),
+    ("First differing bracket worse in theirs: more upfloaters ([C5])", ("theirs worse on number of upfloaters (C5)",)),
+    ("... lower-scored upfloaters ([C6], K4)", ("theirs worse on score differences (C6)",)),
+    ("... fewer colour preferences granted ([C7], K4)", ("theirs worse on colour preferences (C7)",)),
+    ("... more maximum upfloaters ([C8])", ("theirs worse on maximum upfloaters (C8)",)),
+    ("... more upfloats of the maximum upfloaters ([C9])", ("theirs worse on upfloats of maximum upfloaters (C9)",)),
+    ("... more upfloaters of the previous round ([C10])", ("theirs worse on upfloaters of the previous round (C10)",)),
+    ("Reading P1: a forfeited upfloat not counted ([C8] / [C9] / [C10])", ("reading P1: *",)),
+    ("Same pairs, other colours decided by 5.2.4-5.2.5 (L2, K9)",
+     ("same pairs, other colours where 5.2.4-5.2.5 decide (histories compared)",)),
+    ("Same pairs, other colours: K1 on one board and 5.2.4-5.2.5 on another",
+     ("same pairs, other colours: 5.2.1 by board (K1) and 5.2.4-5.2.5 (L2) in one round",)),
+    ("First differing bracket equal on [C5]-[C10], ours the literal enumerator's (4.2-4.4 orders, K8)",
+     ("first differing bracket equal on C5-C10: another choice there (4.2-4.4 orders, ARO); "
+      "ours is the literal enumerator's",)),
+    ("Its generator crashed on the way (K6)", ("CPPDubovSystem generator crashed (next second tried)",)),
+    ("Its generator gave no file in 50 seconds", ("CPPDubovSystem generator gave no file in 50 tries",)),
+    ("Its file not valid TRF (K7)", ("CPPDubovSystem's file is not valid TRF",)),
+    ("Printed as ours worse, read by hand (below)", ("OURS *",)),
+)
 
-def merge(paths: list[Path]) -> int:
+
+def table(tallies: dict[str, Counter]) -> str | None:
+    """The table's rows for the two ways (``tallies["ours"]``, ``tallies["theirs"]``), or
+    None, with the kinds named on standard error, when a kind has no row (it must be read and
+    given one)."""
+    def matches(kind: str, pattern: str) -> bool:
+        return kind.startswith(pattern[:-1]) if pattern.endswith("*") else kind == pattern
+
+    unplaced = {kind for tally in tallies.values() for kind in tally
+                if not any(matches(kind, pattern) for _, patterns in TABLE for pattern in patterns)}
+    if unplaced:
+        print(f"kinds with no row of the table: {sorted(unplaced)}", file=sys.stderr)
+        return None
+    lines = ["| | Ours through theirs | Theirs through ours |", "|---|---:|---:|"]
+    for label, patterns in TABLE:
+        cells = [sum(n for kind, n in tallies.get(way, Counter()).items()
+                     if any(matches(kind, pattern) for pattern in patterns)) for way in ("ours", "theirs")]
+        lines.append(f"| {label} | {cells[0]:,} | {cells[1]:,} |")
+    return "\n".join(lines)
+
+
+def merge(paths: list[Path], as_table: bool = False) -> int:
     """Add up ranges; say which tournaments they cover, and refuse ranges that overlap
     (a tournament counted twice)."""
     tally: Counter = Counter()
+    by_way: dict[str, Counter] = {}
     covered: dict[tuple[str, int], list[tuple[int, int]]] = {}
     for path in paths:
         run = json.loads(path.read_text())
         tally.update(run["tally"])
+        by_way.setdefault(run["way"], Counter()).update(run["tally"])
         covered.setdefault((run["way"], run["seed"]), []).append((run["start"], run["last"]))
     for (way, seed), ranges in sorted(covered.items()):
         ranges.sort()
@@ -221,6 +277,11 @@ def merge(paths: list[Path]) -> int:
         spans.append(f"{lo:,}-{hi:,}")
         print(f"{way}, seed {seed}: tournaments {', '.join(spans)}")
     print(f"{len(paths)} runs: {dict(sorted(tally.items()))}")
+    if as_table:
+        text = table(by_way)
+        if text is None:
+            return 2
+        print(text)
     return 0
 
 
@@ -237,11 +298,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--keep", type=Path, help="keep the differing files here")
     ap.add_argument("--json", type=Path, help="write the figures here (for --merge)")
+    ap.add_argument("--table", action="store_true",
+                    help="--merge: also print docs/validation.md's table of the two ways")
     ap.add_argument("--show", action="append", default=[],
                     help="also print every differing round whose kind contains this text (repeatable)")
     args = ap.parse_args(argv)
     if args.merge:
-        return merge(args.merge)
+        return merge(args.merge, args.table)
     if args.ours is None and args.theirs is None:
         ap.error("one of --ours, --theirs or --merge is required")
     if not args.cpp:
