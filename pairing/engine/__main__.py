@@ -219,6 +219,8 @@ def format_explanation(expl: Explanation, round_number: int | None = None, syste
         if burstein:
             out.extend(_burstein_bracket_lines(br))
             continue
+        if br.moved_down:  # Dubov 1997 6.4, 8 (floaters_down)
+            out.append(f"  incoming floaters (8, rules of 1997): {_ids(br.moved_down)}")
         out.append(f"  residents: {_ids(br.residents)}")
         up = f"  upfloaters: {_ids(br.upfloaters)}"
         if br.upfloater_reason:
@@ -231,6 +233,8 @@ def format_explanation(expl: Explanation, round_number: int | None = None, syste
             out.append(f"  shifted from the larger subgroup (2.2.4.2): {_ids(br.shifted_from_larger)}")
         out.append(f"  S1 (2.2.5): {_ids(br.s1)}")
         out.append(f"  T2 (2.2.6): {_ids(br.t2)}")
+        if br.downfloaters:
+            out.append(f"  outgoing floaters (6.4, rules of 1997): {_ids(br.downfloaters)}")
         for note in br.notes:
             out.append(f"  note: {note}")
     if expl.colours:

@@ -209,6 +209,7 @@ _DUBOV_1997 = {
     "first_round_by_pair": True,
     "island_opponents": True,
     "white_meets_white": True,
+    "floaters_down": True,
 }
 DUBOV_RULES_YEARS = (1997, 2025)
 
@@ -259,6 +260,11 @@ class DubovRules:
       bracket (No. k of the White list) plays the White seekers No. k+1 ... last, then
       No. k-1 ... 1, the first that lets the rest be paired (1997 6.3, last paragraph),
       where 2025 moves the White seekers in the order of 4.3 (from the middle outwards).
+    - ``floaters_down``: a score group that cannot be paired with at most 7.2's one player
+      from below floats its unpaired players down to the next lower score group (1997 6.4:
+      the fewest, by its classes a-d, then the lowest R), where each is paired first, in
+      8.1's order, with the highest R, the opposite due colour first (8.2); 2025 takes more
+      upfloaters (2.2.1).  C4 stays in every choice (docs/dubov-1997.md readings 7, 15).
     """
 
     year: int = 2025
@@ -273,6 +279,7 @@ class DubovRules:
     first_round_by_pair: bool | None = None
     island_opponents: bool | None = None
     white_meets_white: bool | None = None
+    floaters_down: bool | None = None
 
     def __post_init__(self) -> None:
         if self.year not in DUBOV_RULES_YEARS:

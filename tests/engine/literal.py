@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 
 from pairing.engine.dubov.state import PlayerState, player_states
+from pairing.engine.history import pairing_scores
 from pairing.engine.model import (
     Board,
     ByeDecision,
@@ -221,13 +222,16 @@ class Round:
             lambda a, b: int(self.st[a].preference.colour is self.st[b].preference.colour),
         )
 
-    def choose_upfloaters(self, residents: list[int], pool: list[int]) -> list[int]:
+    def choose_upfloaters(self, residents: list[int], pool: list[int], most: int | None = None) -> list[int] | None:
         """2.2.1-2.2.2 with C4 and C5: the smallest k for which some k-set makes the
         bracket legally pairable and leaves the rest of the pool completable; among
         those sets the best quality vector, the first in 4.2 order among equals
-        (containers as C6 / D12, then lexicographic on sequence numbers)."""
+        (containers as C6 / D12, then lexicographic on sequence numbers).  ``most``: no
+        more than that many (1997 6.4), None if no such set will do."""
         order = self.upfloater_order(pool)
         for k in range(len(order) + 1):
+            if most is not None and k > most:
+                return None
             if (len(residents) + k) % 2:
                 continue
             best = None
@@ -247,6 +251,8 @@ class Round:
             if best is not None:
                 self._note_upfloaters(k, best[0], candidates)
                 return best[1]
+        if most is not None:
+            return None
         raise NoLegalPairing(f"no legal set of upfloaters for the bracket {residents}", tuple(residents))
 
     def _note_upfloaters(self, k: int, best: tuple, candidates: list[tuple]) -> None:
@@ -485,6 +491,106 @@ class Round:
                 raise AssertionError("the round is completable, so the island has an opponent")
         return out
 
+    # ------------------------------------------------------------ 1997 6.4 and 8
+
+    def was_floater(self, p: int) -> bool:
+        """1997 6.4 c-d for an earlier round (docs/dubov-1997.md reading 15): paired (a
+        forfeit too) with an opponent who had a lower score before that round."""
+        scores = pairing_scores(self.snapshot)[0]
+        mine = scores[p]
+        player = next(x for x in self.snapshot.players if x.id == p)
+        for k, e in enumerate(player.history):
+            if e.paired and e.opponent is not None and scores[e.opponent][k] < mine[k]:
+                return True
+        return False
+
+    def floaters_in(self, floaters: list[int], residents: list[int], unpaired: list[int]
+                    ) -> tuple[list[tuple[int, int]], list[int]]:
+        """1997 8.1-8.2 (``floaters_down``): "The floaters having due colour white are
+        arranged according to chapter 6.2.  The floaters having due colour black are
+        arranged according to chapter 6.2.  Beginning with the highest 'white' floater the
+        floaters are paired one by one ... alternating between 'white' and 'black'."
+        "Each of the floaters is paired with the player having the highest R, if possible
+        having the opposite due colour.  If there are more than one player with equal R,
+        the player with the lowest ARO is chosen."  Read (reading 15): the opposite colour
+        first, then R, ARO, name, TPN; among the score group's players; the first whose
+        pairing keeps everyone left completable (C4).  Returns the pairs and the floaters
+        left without an opponent."""
+        st = self.st
+        white = sorted((p for p in floaters if st[p].preference.colour is Colour.WHITE),
+                       key=lambda p: (self.aro(p), self.rating[p], self.alpha[p], st[p].tpn))
+        black = sorted((p for p in floaters if st[p].preference.colour is not Colour.WHITE),
+                       key=lambda p: (-self.rating[p], -self.aro(p), self.alpha[p], st[p].tpn))
+        order = []
+        for k in range(len(floaters)):
+            order += [col[k] for col in (white, black) if k < len(col)]
+        left = list(unpaired)
+        out, alone = [], []
+        for f in order:
+            def rank(q, f=f):
+                return (st[q].preference.colour is st[f].preference.colour, -self.rating[q], self.aro(q),
+                        self.alpha[q], st[q].tpn)
+
+            for q in sorted((q for q in residents if q in left and self.legal(f, q)), key=rank):
+                if self.can_pair_all(x for x in left if x not in (f, q)):
+                    COVERAGE["1997 8.2 a floater's opponent"] += 1
+                    COVERAGE["1997 8.2 the opponent of the same due colour"] += rank(q)[0]
+                    out.append((f, q))
+                    left = [x for x in left if x not in (f, q)]
+                    break
+            else:
+                COVERAGE["1997 8.2 a floater with no opponent in the group"] += 1
+                alone.append(f)
+        return out, alone
+
+    def floaters_out(self, rest: list[int], pool: list[int], came: list[int]) -> tuple[list[int], list[int]]:
+        """1997 6.4 (``floaters_down``): "If that cannot be achieved the remaining unpaired
+        players are transferred to the next lower score group", chosen "due to these
+        characteristics with decreasing preference": a. not a floater from higher score
+        groups and can be paired in the lower score group, b. not and cannot, c. was and
+        can, d. was and cannot.  Reading 15: 7.2 first brings one player if the group is
+        odd (7.2's order; one who may play somebody of the group); the fewest players left
+        unpaired, the others paired in the group and everyone left completable (C4);
+        7.2's player kept in the group if possible; then the most a's, b's, c's; then the
+        lowest R, the highest ARO, the name, the TPN.  Returns (the group as paired, the
+        floaters)."""
+        st = self.st
+        extra: list[int] = []
+        if len(rest) % 2:
+            whites = sum(st[p].preference.colour is Colour.WHITE for p in rest)
+            dominant = None if 2 * whites == len(rest) else (Colour.WHITE if 2 * whites > len(rest) else Colour.BLACK)
+
+            def rank72(q):
+                barred = self.rules.upfloat_bars and self.barred(q)
+                return (barred, -st[q].score, st[q].preference.colour is dominant, -self.rating[q], self.aro(q),
+                        self.alpha[q], st[q].tpn)
+
+            could = sorted((q for q in pool if any(self.legal(q, p) for p in rest)), key=rank72)
+            extra = could[:1]
+        group = rest + extra
+        below = [q for q in pool if q not in extra]
+        nxt = [q for q in below if st[q].score == max(st[x].score for x in below)] if below else []
+
+        def klass(p):
+            floated = p in came or self.was_floater(p)
+            return 2 * floated + (not any(self.legal(p, q) for q in nxt))
+
+        for m in range(len(group) % 2, len(group) + 1, 2):
+            fits = []
+            for x in itertools.combinations(group, m):
+                if self.can_pair_all(p for p in group if p not in x) and self.can_pair_all([*x, *below]):
+                    fits.append(x)
+            if fits:
+                best = min(fits, key=lambda x: (any(p in extra for p in x), sorted(klass(p) for p in x),
+                                                sorted((klass(p), self.rating[p], -self.aro(p), self.alpha[p],
+                                                        st[p].tpn) for p in x)))
+                COVERAGE["1997 6.4 players floated down"] += len(best)
+                COVERAGE["1997 6.4 the classes decide"] += len({tuple(sorted(klass(p) for p in x)) for x in fits}) > 1
+                COVERAGE["1997 6.4 a floater of an earlier round kept"] += any(
+                    self.was_floater(p) and p not in best for p in group)
+                return [p for p in group if p not in best], [p for p in best if p not in extra]
+        raise AssertionError("the round is completable, so some players can float")
+
     # ------------------------------------------------------------ Article 5
 
     def higher_ranked(self, a: int, b: int) -> int:
@@ -546,6 +652,9 @@ class Round:
         bye = self.choose_bye()
         unpaired = [p for p in self.to_pair if p != bye]
         pairs: list[tuple[int, int]] = []
+        if self.rules.floaters_down:
+            pairs = self.pair_floating(unpaired)
+            unpaired = []
         while unpaired:
             top = max(st[p].score for p in unpaired)
             residents = sorted((p for p in unpaired if st[p].score == top), key=lambda p: st[p].tpn)
@@ -568,6 +677,42 @@ class Round:
         pairs.sort(key=self.board_key)  # the board order does not depend on the colours
         coloured = [self.colours(a, b, k) for k, (a, b) in enumerate(pairs, start=1)]
         return coloured, bye
+
+    def pair_floating(self, unpaired: list[int]) -> list[tuple[int, int]]:
+        """The score groups by the rules of 1997 with floaters (``floaters_down``): the
+        floaters from above (8), the islands (7.1), then at most 7.2's one player from below
+        (2.2.1-2.2.2 limited so); when that will not do, 6.4."""
+        st = self.st
+        pairs: list[tuple[int, int]] = []
+        came: list[int] = []
+        for top in sorted({st[p].score for p in unpaired}, reverse=True):
+            residents = sorted((p for p in unpaired if st[p].score == top), key=lambda p: st[p].tpn)
+            got, alone = self.floaters_in(came, residents, unpaired)
+            for f, q in got:
+                pairs.append((f, q))
+                unpaired = [p for p in unpaired if p not in (f, q)]
+            residents = [p for p in residents if p in unpaired]
+            pool = [p for p in unpaired if st[p].score < top]
+            if self.rules.island_opponents and residents:
+                for island, opponent in self.islands_1997(residents, pool, unpaired):
+                    pairs.append((island, opponent))
+                    unpaired = [p for p in unpaired if p not in (island, opponent)]
+                residents = [p for p in residents if p in unpaired]
+                pool = [p for p in pool if p in unpaired]
+            rest = alone + residents
+            came = []
+            if not rest:
+                continue
+            ups = self.choose_upfloaters(rest, pool, most=len(rest) % 2)
+            if ups is not None:
+                bracket = rest + ups
+            else:
+                bracket, came = self.floaters_out(rest, pool, alone)  # the floaters still here came down
+            if bracket:
+                pairs.extend(self.pair_bracket(bracket))
+            unpaired = [p for p in unpaired if p not in bracket]
+        assert not came, "floaters below the lowest score group"
+        return pairs
 
     def board_key(self, board: tuple[int, int]) -> tuple[Decimal, Decimal, int]:
         """C.04.2 board order: higher-ranked player's score desc, then the sum of

@@ -15,6 +15,8 @@ from dataclasses import replace
 import pytest
 
 from pairing.engine import Colour, DubovRules, InvalidSnapshot, pair_round
+from pairing.engine.dubov.floaters import DeadEnd
+from pairing.engine.dubov.pairer import _Round
 from pairing.engine.dubov.state import max_t, player_states, upfloat_limit
 
 from .builders import boards, fresh, from_rounds, pair_with
@@ -36,7 +38,7 @@ def test_the_year_sets_every_switch_and_a_switch_given_overrides_it():
     the rules of 1997 (every switch on); a switch given explicitly wins, so that one
     difference can be tested alone; another year is refused."""
     names = DubovRules.switches()
-    assert len(names) == 11
+    assert len(names) == 12
     assert not any(getattr(DubovRules(), n) for n in names)
     assert all(getattr(RULES_1997, n) for n in names)
     one = DubovRules(bye_by_rating=True)
@@ -355,7 +357,8 @@ def test_island_opponents_1997_7_1():
     1-5.  1997 7.1: 1's opponent: both Black seekers, the higher R is 6 (2250): 1-6 (the
     others 2, 3, 4, 5 can still be paired: C4).  2, 3, 4 are odd (7.2): 5 comes up; S1 =
     (2, 3), T2 = (4, 5): 3-5 played, so 2-5, 3-4.  The other switches of 1997 alone give
-    2025's pairs here (T2 by R, 4 2340 before 6 and 5, is the same order)."""
+    2025's pairs here (T2 by R, 4 2340 before 6 and 5, is the same order), except 6.4's
+    floaters (``floaters_down``), which without 7.1 float 1 and 4 down."""
     ratings = {1: 2400, 2: 2380, 3: 2360, 4: 2340, 5: 2200, 6: 2250, 7: 1950, 8: 1900, 9: 1900, 10: 1850}
     snap = from_rounds(10, [[(2, 1, "1/2"), (5, 3, "0-1"), (4, 6, "1-0"), (7, 8, "1/2"), (9, 10, "1/2")],
                             [(1, 3, "1/2"), (7, 2, "0-1"), (8, 4, "0-1"), (6, 9, "1-0"), (10, 5, "0-1")],
@@ -368,8 +371,11 @@ def test_island_opponents_1997_7_1():
     top = p.explanation.brackets[0]
     assert (top.upfloaters, top.s1[0], top.t2[0]) == ((6, 5), 1, 6)
     assert "7.1 (rules of 1997): 1 cannot meet anyone of his score group" in top.notes[0]
-    assert boards(by(snap, **{n: True for n in DubovRules.switches() if n != "island_opponents"})) == boards(
-        pair_round(snap))
+    others = {n: True for n in DubovRules.switches() if n not in ("island_opponents", "floaters_down")}
+    assert boards(by(snap, **others)) == boards(pair_round(snap))
+    # 6.4 without 7.1 (``floaters_down`` alone): the group 1-4 cannot be paired, 1 and 4
+    # (6.4 a, the lowest R) float down and 8.2 gives them 6 and 5
+    assert boards(by(snap, floaters_down=True)) == [(2, 3), (1, 6), (5, 4)]
     assert boards(by_1997(snap)) == [(3, 4), (1, 6), (2, 5)]
 
 
@@ -442,3 +448,132 @@ def test_white_meets_white_1997_6_3_last_paragraph():
     assert any("6.3 (rules of 1997): 2 has played every Black seeker" in n for n in top.notes)
     assert by(snap, shift_extremes=True).explanation.brackets[0].shifted_from_smaller == (1,)
     assert boards(by_1997(snap)) == [(1, 5), (3, 2), (4, 6)]
+
+
+# ---------------------------------------------------------------- 6.4 and 8: floaters
+
+def _three_absolute_whites(ratings, second_round):
+    """Twelve players, rounds 1-2 as the floater tests give them: 1, 2 and 4 won twice
+    with Black (absolute White, 1997 2 / C.04.1 g), 3 won with Black then White (due
+    Black)."""
+    first = [(5, 1, "0-1"), (6, 2, "0-1"), (7, 3, "0-1"), (8, 4, "0-1")]
+    return from_rounds(12, [first + second_round[0], second_round[1]], ratings=ratings, total_rounds=5)
+
+
+def test_floaters_down_1997_6_4_the_classes():
+    """1997 6.4: "The aim of the pairing procedure is to pair all players within a score
+    group.  If that cannot be achieved the remaining unpaired players are transferred to
+    the next lower score group and treated according to chapter 8.  If there is a choice
+    the floaters should be chosen due to these characteristics with decreasing
+    preference: the player was not floater from higher score groups and can be paired in
+    the lower score group; ... cannot ...; the player was floater ... can ...; ...
+    cannot ..."  2025 has no downfloaters: the bracket takes two upfloaters (2.2.1).
+
+    Ratings 1 2300, 2 2250, 3 2200, 4 2150, 5 2100 ... 12 1750 (50 apart).  Round 1: 5-1,
+    6-2, 7-3, 8-4 0-1, 9-10, 11-12 1-0; round 2: 9-1, 11-2 0-1, 3-12 1-0, 5-4 0-1, 6-7 and
+    10-8 drawn.  Round 3 of 5.  2 points: 1, 2, 4 absolute White (B B), 3 due Black (B W):
+    three absolute Whites cannot meet (C.04.1 g), so the group cannot be paired (the only
+    pairs are 1-3, 2-3, 4-3) and two of 1, 2, 4 float down to 1 point (9, 11, both
+    absolute Black).  Every one of them can be paired there (1 has played 9, 2 has played
+    11).  4 was a floater from a higher score group: in round 2 he had 1 point and met 5
+    with 0 (reading 15); 1 and 2 met players of their own score.  So 1 and 2 (class a)
+    float, not 4 (class c): 4-3.  (By the lowest rating alone 4 and 2 would float.)  8.1:
+    both are White floaters, by 6.2's order the lower ARO first: 2 (ARO 1925) before 1
+    (2000); 8.2: 2 plays 9 (he has played 11), 1 plays 11.
+
+    2025: 2-3, 1-11, 4-9 (9 and 11 come up).  By the rules of 1997 as a whole as by the
+    switch alone."""
+    ratings = {i: 2350 - 50 * i for i in range(1, 13)}
+    snap = _three_absolute_whites(ratings, ([(9, 10, "1-0"), (11, 12, "1-0")],
+                                            [(9, 1, "0-1"), (11, 2, "0-1"), (3, 12, "1-0"), (5, 4, "0-1"),
+                                             (6, 7, "1/2"), (10, 8, "1/2")]))
+    states = player_states(snap)
+    assert {i for i in (1, 2, 3, 4) if states[i].preference.colour is Colour.WHITE} == {1, 2, 4}
+    assert boards(pair_round(snap))[:3] == [(2, 3), (1, 11), (4, 9)]
+    p = by(snap, floaters_down=True)
+    assert boards(p) == [(4, 3), (1, 11), (2, 9), (8, 6), (7, 10), (12, 5)]
+    top, one = p.explanation.brackets[:2]
+    assert (top.residents, top.downfloaters, top.s1, top.t2) == ((1, 2, 3, 4), (1, 2), (4,), (3,))
+    assert "1 (6.4 a), 2 (6.4 a)" in top.upfloater_reason and "4 c" in top.upfloater_reason
+    assert (one.moved_down, one.s1, one.t2) == ((1, 2), (2, 1), (9, 11))
+    assert one.notes[0].startswith("8.2 (rules of 1997): the floater 2 (2 pts) plays 9")
+    assert boards(by_1997(snap)) == boards(p)
+
+
+def test_floaters_down_1997_8_2_the_opposite_colour_before_the_rating():
+    """1997 8.1: "The floaters having due colour white are arranged according to chapter
+    6.2.  The floaters having due colour black are arranged according to chapter 6.2.
+    Beginning with the highest 'white' floater the floaters are paired one by one going
+    down to the lowest floater alternating between 'white' and 'black'."  8.2: "Each of
+    the floaters is paired with the player having the highest R, if possible having the
+    opposite due colour.  If there are more than one player with equal R, the player with
+    the lowest ARO is chosen."  Read as 7.1 and 7.2 order their choice (Vega: "opposite due
+    color, highest rating, lowest ARO, same due color ..."): the opposite due colour
+    first (reading 15).
+
+    The round of ``test_floaters_down_1997_6_4_the_classes`` with round 1's 9-10 played
+    as 10-9 0-1 and round 2's 6-7 and 8-10 won by 6 and 10, and 10 rated 2080: 1 point is
+    now 6 (absolute Black, 2050), 9 (due Black, 1900), 10 (due White, 2080), 11
+    (absolute Black, 1800).  6.4 floats 1 and 2 as before.  8.1: 2 (ARO 1925) before 1
+    (2000).  8.2: 2 has played 6 and 11; of 9 and 10 the highest R is 10, but 10 is due
+    White as 2 is: 2 plays 9.  1 has played 9: 6 (2050) before 11 and before 10 (2080,
+    due White): 1-6.  10-11 are then paired in their group.
+
+    2025: 2-3, 1-6, 4-9, 10-11."""
+    ratings = {i: 2350 - 50 * i for i in range(1, 13)} | {10: 2080}
+    snap = _three_absolute_whites(ratings, ([(10, 9, "0-1"), (11, 12, "1-0")],
+                                            [(9, 1, "0-1"), (11, 2, "0-1"), (3, 12, "1-0"), (5, 4, "0-1"),
+                                             (6, 7, "1-0"), (8, 10, "0-1")]))
+    states = player_states(snap)
+    assert [states[i].preference.colour for i in (6, 9, 10, 11)] == [Colour.BLACK, Colour.BLACK, Colour.WHITE,
+                                                                     Colour.BLACK]
+    assert boards(pair_round(snap))[:4] == [(2, 3), (1, 6), (4, 9), (10, 11)]
+    p = by(snap, floaters_down=True)
+    assert boards(p)[:4] == [(4, 3), (1, 6), (2, 9), (10, 11)]
+    one = p.explanation.brackets[1]
+    assert (one.moved_down, one.s1, one.t2) == ((1, 2), (2, 1, 10), (9, 6, 11))
+    assert "the floater 2 (2 pts) plays 9: the opposite due colour" in one.notes[0]
+    assert "the floater 1 (2 pts) plays 6: the opposite due colour, the highest rating (2050)" in one.notes[1]
+    assert boards(by_1997(snap))[:4] == boards(p)[:4]
+
+
+def test_floaters_down_1997_6_4_and_9_an_unpairable_lowest_group():
+    """The 1997 text chooses without looking ahead: a score group that can be paired is
+    paired (6.1-6.3), and a group below that then cannot be paired floats its players
+    further down (6.4); the lowest group has nowhere to float them, and 9 says "A
+    situation which cannot be directly resolved by using the given instructions, the
+    referee should proceed wisely and impartially".  The engine keeps C4 (readings 7 and
+    16): a choice that would leave the players still to pair without a complete pairing
+    is passed over, and since such a choice always ends in that dead end, the engine's
+    pairing is the text's in every round the text completes.
+
+    Ratings 1 2400, 2 2350, 3 2200, 4 2150, 5 2100, 6 2050, 7 1900, 8 1850.  Round 1: 1-7,
+    2-8, 3-5, 4-6 1-0; round 2: 3-1, 4-2 0-1, 5-7, 6-8 1-0.  Round 3 of 5.  2 points: 1, 2;
+    1 point: 3, 4 (absolute Black, W W), 5, 6 (due Black); 0: 7, 8 (absolute White, B B:
+    they cannot meet).  The text pairs 1-2, then the 1-point group (3-6, 4-5: 3-5 and 4-6
+    have played), then 7 and 8 are left: a dead end (``look_ahead`` off: ``DeadEnd``).  The
+    engine: pairing the 1-point group among itself would leave 7 and 8 unpaired (C4), so
+    6.4 floats two of it: all four are class a (no earlier floats; each can meet 7 or 8);
+    the lowest R is 6, and the only set with 6 whose others can be paired is 3 and 6 (4-5
+    stay).  8.1: both Black floaters, by R: 3 first; 8.2: 3's highest R of the opposite
+    due colour is 7, but then 6 would have to meet 8, whom he has played: 7 is passed over
+    (C4), 3-8, 6-7.  No pair has met before and no two absolute Whites meet."""
+    ratings = {1: 2400, 2: 2350, 3: 2200, 4: 2150, 5: 2100, 6: 2050, 7: 1900, 8: 1850}
+    snap = from_rounds(8, [[(1, 7, "1-0"), (2, 8, "1-0"), (3, 5, "1-0"), (4, 6, "1-0")],
+                           [(3, 1, "0-1"), (4, 2, "0-1"), (5, 7, "1-0"), (6, 8, "1-0")]],
+                       ratings=ratings, total_rounds=5)
+    rules = replace(snap, dubov_rules=DubovRules(floaters_down=True))
+    text = _Round(rules, player_states(rules))
+    text.look_ahead = False
+    with pytest.raises(DeadEnd) as dead:
+        text.run()
+    assert (dead.value.score, dead.value.players) == (0, [7, 8])  # 6.4 would float them: nowhere to go
+    p = pair_round(rules)
+    assert boards(p) == [(1, 2), (5, 4), (8, 3), (7, 6)]
+    one, zero = p.explanation.brackets[1:]
+    assert one.downfloaters == (3, 6) and "3 (6.4 a), 6 (6.4 a)" in one.upfloater_reason
+    assert zero.notes[0].endswith("7 passed over: the others could not all be paired after (C4).")
+    met = {frozenset((e.opponent, q.id)) for q in snap.players for e in q.history}
+    assert not any(frozenset((b.white, b.black)) in met for b in p.boards)
+    assert all(player_states(snap)[b.white].preference.colour is Colour.WHITE for b in p.boards[2:])
+    assert boards(by_1997(snap)) == boards(p)

@@ -43,12 +43,15 @@ class IslandOpponents:
         return (barred, -self.score[j], self.white_seeker[j] == self.white_seeker[island], -self.rating[j],
                 self.aro[j], self.name_key[j], self.tpn[j])
 
-    def island_opponents(self, residents: list[int], pool: list[int]) -> tuple[list[tuple[int, int]], list[str]]:
+    def island_opponents(self, residents: list[int], pool: list[int], extra: tuple[int, ...] = ()
+                         ) -> tuple[list[tuple[int, int]], list[str]]:
         """1997 7.1: the residents with no legal opponent (D11) among the other residents
         (at least one other: a player alone in his score group is 7.2's odd group),
         each paired, in :meth:`island_order`, with the first player of the pool in
         :meth:`island_candidate_key` order who may play him and whose transfer leaves
         every player still to pair completable (C4, kept as in the 2025 frame, reading 7).
+        ``extra``: players still to pair who are neither (1997 6.4's floaters come down
+        into the group, ``floaters_down``), counted in the completion test only.
         Returns the (island, opponent) pairs and one note per island.  Cost: one
         completion test per candidate tried, usually one per island."""
         legal = self.legal
@@ -60,17 +63,21 @@ class IslandOpponents:
         pairs: list[tuple[int, int]] = []
         notes: list[str] = []
         used: set[int] = set()
-        left = set(residents) | set(pool)
+        left = set(residents) | set(pool) | set(extra)
         for isl in self.island_order(islands):
             cands = sorted((j for j in pool if j not in used and legal(isl, j)),
                            key=lambda j, isl=isl: self.island_candidate_key(isl, j))
             skipped: list[int] = []
             for j in cands:
-                rest = [i for i in residents + pool if i in left and i not in (isl, j)]
-                if self.complete(rest):
+                rest = [i for i in [*residents, *pool, *extra] if i in left and i not in (isl, j)]
+                if self.completes(rest):
                     break
                 skipped.append(j)
-            else:  # pragma: no cover - the round is completable, so some partner keeps it so
+            else:
+                if not self.look_ahead:  # the 1997 text without C4's look-ahead: a dead end (reading 16)
+                    from .floaters import DeadEnd
+                    raise DeadEnd(self.score[isl], [self.st[isl].id])
+                # pragma: no cover - the round is completable, so some partner keeps it so
                 raise EngineError(f"internal error: no opponent for the island {self.name(isl)} (7.1)")
             pairs.append((isl, j))
             used.add(j)

@@ -42,6 +42,7 @@ from ..model import (
 )
 from .brackets import BracketPairing
 from .colours import allocate, ranks_higher, who
+from .floaters import FloatersDown
 from .islands import IslandOpponents
 from .state import PlayerState, player_states, upfloat_limit
 from .upfloaters import UpfloaterChoice, fmt
@@ -58,7 +59,7 @@ def pair_round(snapshot: Snapshot) -> Pairing:
     return _Round(snapshot, states).run()
 
 
-class _Round(UpfloaterChoice, BracketPairing, IslandOpponents):
+class _Round(UpfloaterChoice, BracketPairing, IslandOpponents, FloatersDown):
     """One round being paired.  Players are local indices 0..n-1 (TPN order)."""
 
     def __init__(self, snapshot: Snapshot, states: dict[int, PlayerState]):
@@ -113,6 +114,7 @@ class _Round(UpfloaterChoice, BracketPairing, IslandOpponents):
             self.ups = [0] * n
             self.up_prev = [False] * n
         self._rejected: list[tuple[tuple[int, ...], str]] = []  # explanation of 2.2.2
+        self.look_ahead = True  # C4 in every choice (scripts/dubov_1997_limits.py turns it off: the text's dead ends)
 
     # ------------------------------------------------------------ legality (D11)
 
@@ -137,6 +139,13 @@ class _Round(UpfloaterChoice, BracketPairing, IslandOpponents):
             return False
         legal = self.legal
         return has_perfect_matching(len(vs), lambda a, b: legal(vs[a], vs[b]), self._order(vs))
+
+    def completes(self, vs: Sequence[int]) -> bool:
+        """C4 as a choice's look-ahead: :meth:`complete`; True when ``look_ahead`` is off
+        (the 1997 procedure as the text makes it, each choice at once: it raises
+        ``floaters.DeadEnd`` where C4 would have passed a choice over; measured by
+        scripts/dubov_1997_limits.py, docs/dubov-1997.md reading 16)."""
+        return not self.look_ahead or self.complete(vs)
 
     def unpaired_in_maximum(self, vs: Sequence[int]) -> list[int]:
         """Players a maximum matching of ``vs`` leaves unpaired (for NoLegalPairing)."""
@@ -173,6 +182,10 @@ class _Round(UpfloaterChoice, BracketPairing, IslandOpponents):
         if self.rules.upfloaters_by_rating:  # 1997 7.1-7.2 b-c: highest rating, then lowest ARO
             ranked = {t: sorted(g, key=self.upfloater_key) for t, g in groups.items()}
         taken = [False] * self.n
+        if self.rules.floaters_down:  # 1997 6.4 and 8: floaters moved down
+            floated, traces = self.pair_groups_floating(groups, scores, ranked)
+            pairs.extend(floated)
+            scores = []
         for gi, s in enumerate(scores):
             residents = [i for i in groups[s] if not taken[i]]
             if not residents:
@@ -192,7 +205,9 @@ class _Round(UpfloaterChoice, BracketPairing, IslandOpponents):
                 continue
             if islands:
                 pool = [i for i in pool if not taken[i]]
-            ups, up_reason, ev = self.choose_upfloaters(s, rest, pool)
+            got = self.choose_upfloaters(s, rest, pool)
+            assert got is not None
+            ups, up_reason, ev = got
             bracket = rest + list(ups)
             for i in bracket:
                 taken[i] = True

@@ -111,8 +111,8 @@ class UpfloaterChoice:
 
 
     def choose_upfloaters(
-        self, score: Decimal, residents: list[int], pool: list[int]
-    ) -> tuple[tuple[int, ...], str, _Eval]:
+        self, score: Decimal, residents: list[int], pool: list[int], max_k: int | None = None
+    ) -> tuple[tuple[int, ...], str, _Eval] | None:
         """2.2.1-2.2.2 (2026: 3.2.1-3.2.2): the minimum number k of upfloaters, then the
         first set by C6 (container order D12), then C7, C8, C9, C10 (off in the last
         round), then 4.2 order; every candidate must give a legal bracket and leave the
@@ -121,7 +121,9 @@ class UpfloaterChoice:
         Sets inside a container are sorted by a lower bound of their quality vector
         (C7 >= |White seekers - Black seekers| / 2; C8-C10 are exact) and evaluated
         lazily, so usually one or two brackets are actually matched.  Cost per
-        evaluated set: a matching of the bracket plus a completion test of the pool."""
+        evaluated set: a matching of the bracket plus a completion test of the pool.
+        With ``max_k`` (1997 6.4, ``floaters_down``) no more upfloaters than that are
+        taken: None when no such set will do."""
         nr = len(residents)
         levels: list[list[int]] = []
         level_score: list[Decimal] = []
@@ -134,11 +136,11 @@ class UpfloaterChoice:
         wr = sum(self.white_seeker[i] for i in residents)
         why_k = ""
         for k in range(nr % 2, nr + 1, 2):
-            if k > len(pool):
+            if k > len(pool) or (max_k is not None and k > max_k):
                 break
             if k == 0:
                 cost = self.colour_cost(residents)
-                if cost is not None and self.complete(pool):
+                if cost is not None and self.completes(pool):
                     reason = f"No upfloaters: the {nr} residents can be paired among themselves (2.2.1)."
                     return (), reason, _Eval((), (), (cost[0], 0, 0, 0), cost[1])
                 why_k = (
@@ -160,6 +162,8 @@ class UpfloaterChoice:
                         return best.upfloaters, reason, best
                     skipped.append(cont)
             why_k = f"no set of {k} upfloater(s) gives a legal bracket that keeps the rest completable"
+        if max_k is not None:
+            return None
         raise EngineError(  # pragma: no cover - excluded by C4 at the previous step
             f"internal error: bracket {fmt(score)} found no upfloater set although the round is completable"
         )
@@ -186,7 +190,7 @@ class UpfloaterChoice:
             self._rejected.append((ups, "the bracket cannot be paired legally"))
             return None
         chosen = set(ups)
-        if not self.complete([i for i in pool if i not in chosen]):
+        if not self.completes([i for i in pool if i not in chosen]):
             self._rejected.append((ups, "the rest of the pool could not be paired (C4)"))
             return None
         return _Eval(ups, seqs, (cost[0],) + lower[1:], cost[1])
