@@ -171,8 +171,8 @@ class BracketPairing:
         if played_any and self.rules.lists_by_rating:
             # 1997 6.2: Whites by ARO ascending, equal ARO the lower R higher; Blacks by R
             # descending, equal R the higher ARO higher; then alphabetically (and TPN)
-            s1 = sorted(ng1, key=lambda i: (self.aro[i], self.rating[i], self.name_key[i], self.tpn[i]))
-            t2_pool = sorted(ng2, key=lambda i: (-self.rating[i], -self.aro[i], self.name_key[i], self.tpn[i]))
+            s1 = sorted(ng1, key=self.white_key_1997)
+            t2_pool = sorted(ng2, key=self.black_key_1997)
         else:
             s1 = sorted(ng1, key=lambda i: (self.aro[i], self.tpn[i]))
             t2_pool = sorted(ng2, key=lambda i: self.tpn[i])
@@ -205,11 +205,21 @@ class BracketPairing:
         return list(zip(s1, t2, strict=True)), trace
 
 
+    def white_key_1997(self, i: int) -> tuple:
+        """1997 6.2's list of White seekers: ARO ascending, equal ARO the lower R first,
+        then alphabetically (and TPN)."""
+        return (self.aro[i], self.rating[i], self.name_key[i], self.tpn[i])
+
+    def black_key_1997(self, i: int) -> tuple:
+        """1997 6.2's list of Black seekers: R descending, equal R the higher ARO first,
+        then alphabetically (and TPN)."""
+        return (-self.rating[i], -self.aro[i], self.name_key[i], self.tpn[i])
+
     def white_list_key(self, i: int) -> tuple:
-        """The White seekers' list (S1): 1997 6.2 (``lists_by_rating``: ARO, then the lower
-        R, then the name) or 2025 2.2.5 (ARO, then the initial ranking)."""
+        """The White seekers' list (S1): 1997 6.2 (``lists_by_rating``) or 2025 2.2.5 (ARO,
+        then the initial ranking)."""
         if self.rules.lists_by_rating:
-            return (self.aro[i], self.rating[i], self.name_key[i], self.tpn[i])
+            return self.white_key_1997(i)
         return (self.aro[i], self.tpn[i])
 
     def white_column_order(self, whites: list[int], blacks: list[int], movable: list[int]

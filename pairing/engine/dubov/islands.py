@@ -23,10 +23,8 @@ class IslandOpponents:
         6.2's order (ARO ascending, then the lower R, then the name), the Black seekers in
         6.2's order (R descending, then the higher ARO, then the name), alternately from
         the first White seeker; then the initial ranking."""
-        whites = sorted((i for i in islands if self.white_seeker[i]),
-                        key=lambda i: (self.aro[i], self.rating[i], self.name_key[i], self.tpn[i]))
-        blacks = sorted((i for i in islands if not self.white_seeker[i]),
-                        key=lambda i: (-self.rating[i], -self.aro[i], self.name_key[i], self.tpn[i]))
+        whites = sorted((i for i in islands if self.white_seeker[i]), key=self.white_key_1997)
+        blacks = sorted((i for i in islands if not self.white_seeker[i]), key=self.black_key_1997)
         order: list[int] = []
         for k in range(max(len(whites), len(blacks))):
             order.extend(x[k] for x in (whites, blacks) if k < len(x))
