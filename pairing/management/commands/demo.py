@@ -64,6 +64,31 @@ def _result(rng: random.Random, white: Player, black: Player) -> str:
     return GameResult.BLACK_WINS
 
 
+def _demo_tournament(user, deputy, **fields) -> Tournament:
+    """A public demo tournament of ``user`` (``deputy`` its deputy), colours by lot, the
+    demo's tie-breaks, in Slovenia unless ``fields`` say otherwise."""
+    fields = {"federation": "SLO", "initial_colour_method": ColourMethod.LOT, "tiebreaks": "BH-C1, BH, SB, DE",
+              "public": True, "owner": user, **fields}
+    t = Tournament.objects.create(**fields)
+    t.deputies.add(deputy)
+    return t
+
+
+def _play_then_draft(t: Tournament, user, rng: random.Random, played: int, withdrawn_after=None) -> None:
+    """Rounds 1..``played`` paired, published and every result entered; round
+    ``played + 1`` paired as a draft.  ``withdrawn_after``: {round: player} withdrawn from
+    the next round once that round's results are in."""
+    withdrawn_after = withdrawn_after or {}
+    for number in range(1, played + 1):
+        rnd = rounds.pair_next_round(t, user)
+        publish(rnd, user)
+        for g in rnd.games():
+            record_result(g, _result(rng, g.white, g.black), user)
+        if number in withdrawn_after:
+            withdraw(withdrawn_after[number], number + 1, user)
+    rounds.pair_next_round(t, user)
+
+
 class Command(BaseCommand):
     help = "Create the demo arbiter and the demo tournament (safe to run again)."
 
@@ -106,22 +131,17 @@ class Command(BaseCommand):
     def _tournament(self, user, deputy) -> None:
         rng = random.Random(2026)
         with transaction.atomic():
-            t = Tournament.objects.create(
+            t = _demo_tournament(
+                user, deputy,
                 slug=SLUG,
                 name="Demo Open 2026",
                 place="Ljubljana",
-                federation="SLO",
                 start_date=datetime.date(2026, 11, 20),
                 end_date=datetime.date(2026, 11, 28),
                 time_control="90'/40 + 30' + 30\"",
                 rounds=9,
                 initial_colour="w",
-                initial_colour_method=ColourMethod.LOT,
-                tiebreaks="BH-C1, BH, SB, DE",
-                public=True,
-                owner=user,
             )
-            t.deputies.add(deputy)
             _players(t, rng)
             players = list(t.player_set.order_by("tpn"))
             # A requested half-point bye in round 2 and a zero-point bye in round 4.
@@ -140,35 +160,23 @@ class Command(BaseCommand):
         complete (a half-point bye in round 2, a withdrawal after round 3), round 5 a draft."""
         rng = random.Random(2027)
         with transaction.atomic():
-            t = Tournament.objects.create(
+            t = _demo_tournament(
+                user, deputy,
                 slug=DUTCH_SLUG,
                 name="Demo Dutch Open 2026",
                 place="Maribor",
-                federation="SLO",
                 start_date=datetime.date(2026, 12, 4),
                 end_date=datetime.date(2026, 12, 12),
                 time_control="90+30",
                 rounds=9,
                 system=PairingSystem.DUTCH,
                 initial_colour="b",
-                initial_colour_method=ColourMethod.LOT,
-                tiebreaks="BH-C1, BH, SB, DE",
-                public=True,
-                owner=user,
             )
-            t.deputies.add(deputy)
             _players(t, rng, shift=13)
             players = list(t.player_set.order_by("tpn"))
             Bye.objects.create(tournament=t, player=players[21], round_number=2, kind=ByeKind.HALF)
-            for number in range(1, 6):
-                rnd = rounds.pair_next_round(t, user)
-                if number == 5:
-                    break  # the draft: its explanation is on the round's page
-                publish(rnd, user)
-                for g in rnd.games():
-                    record_result(g, _result(rng, g.white, g.black), user)
-                if number == 3:
-                    withdraw(players[35], 4, user)
+            # the draft: its explanation is on the round's page
+            _play_then_draft(t, user, rng, played=4, withdrawn_after={3: players[35]})
 
     def _burstein_tournament(self, user, deputy) -> None:
         """The same size again, paired with the FIDE Burstein system: rounds 1-4 are its
@@ -179,37 +187,25 @@ class Command(BaseCommand):
         round 3."""
         rng = random.Random(2028)
         with transaction.atomic():
-            t = Tournament.objects.create(
+            t = _demo_tournament(
+                user, deputy,
                 slug=BURSTEIN_SLUG,
                 name="Demo Burstein Open 2026",
                 place="Celje",
-                federation="SLO",
                 start_date=datetime.date(2026, 12, 18),
                 end_date=datetime.date(2026, 12, 26),
                 time_control="90+30",
                 rounds=9,
                 system=PairingSystem.BURSTEIN,
                 initial_colour="w",
-                initial_colour_method=ColourMethod.LOT,
-                tiebreaks="BH-C1, BH, SB, DE",
-                public=True,
-                owner=user,
             )
-            t.deputies.add(deputy)
             _players(t, rng, shift=26)
             players = list(t.player_set.order_by("tpn"))
             Bye.objects.create(tournament=t, player=players[14], round_number=2, kind=ByeKind.HALF)
             for number in (4, 5):
                 Bye.objects.create(tournament=t, player=players[27], round_number=number, kind=ByeKind.ZERO)
-            for number in range(1, 7):
-                rnd = rounds.pair_next_round(t, user)
-                if number == 6:
-                    break  # the draft: its explanation, with every bracket's Index, is on the round's page
-                publish(rnd, user)
-                for g in rnd.games():
-                    record_result(g, _result(rng, g.white, g.black), user)
-                if number == 3:
-                    withdraw(players[33], 4, user)
+            # the draft: its explanation, with every bracket's Index, is on the round's page
+            _play_then_draft(t, user, rng, played=5, withdrawn_after={3: players[33]})
 
     def _dubov_1997_tournament(self, user, deputy) -> None:
         """A small Dubov tournament paired by the rules of 1997 (docs/dubov-1997.md): 20
@@ -218,33 +214,23 @@ class Command(BaseCommand):
         the unrounded AROs."""
         rng = random.Random(1997)
         with transaction.atomic():
-            t = Tournament.objects.create(
+            t = _demo_tournament(
+                user, deputy,
                 slug=DUBOV_1997_SLUG,
                 name="Demo Dubov 1997 Rapid",
                 place="Koper",
-                federation="SLO",
                 start_date=datetime.date(2027, 1, 9),
                 end_date=datetime.date(2027, 1, 10),
                 time_control="15+10",
                 rounds=7,
                 dubov_rules=1997,
                 initial_colour="w",
-                initial_colour_method=ColourMethod.LOT,
-                tiebreaks="BH-C1, BH, SB, DE",
-                public=True,
-                owner=user,
             )
-            t.deputies.add(deputy)
             _players(t, rng, shift=33, count=20, top=2380, step=37, family_shift=19)
             players = list(t.player_set.order_by("tpn"))
             Bye.objects.create(tournament=t, player=players[8], round_number=2, kind=ByeKind.HALF)
-            for number in range(1, 5):
-                rnd = rounds.pair_next_round(t, user)
-                if number == 4:
-                    break  # the draft: its explanation names the rules of 1997 where they decided
-                publish(rnd, user)
-                for g in rnd.games():
-                    record_result(g, _result(rng, g.white, g.black), user)
+            # the draft: its explanation names the rules of 1997 where they decided
+            _play_then_draft(t, user, rng, played=3)
 
     def _weekend(self, user, deputy) -> None:
         """Demo Club Weekend, a week from today: an Open (Dubov, 14 players, 9 checked in,
