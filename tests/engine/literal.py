@@ -462,19 +462,9 @@ class Round:
         if len(residents) == 1:  # alone in his score group: 7.2's odd group, not an island
             return []
         islands = [p for p in residents if not any(self.legal(p, q) for q in residents if q != p)]
-        white = [p for p in islands if st[p].preference.colour is Colour.WHITE]
-        black = [p for p in islands if st[p].preference.colour is not Colour.WHITE]
-        white.sort(key=lambda p: (self.aro(p), self.rating[p], self.alpha[p], st[p].tpn))
-        black.sort(key=lambda p: (-self.rating[p], -self.aro(p), self.alpha[p], st[p].tpn))
-        order = []
-        while white or black:
-            if white:
-                order.append(white.pop(0))
-            if black:
-                order.append(black.pop(0))
         left = list(unpaired)
         out = []
-        for island in order:
+        for island in self.floater_order_1997(islands):
             def rank(q, island=island):
                 barred = self.rules.upfloat_bars and self.barred(q)
                 same_colour = st[q].preference.colour is st[island].preference.colour
@@ -492,6 +482,21 @@ class Round:
         return out
 
     # ------------------------------------------------------------ 1997 6.4 and 8
+
+    def floater_order_1997(self, players: list[int]) -> list[int]:
+        """1997 8.1: the White floaters in 6.2's order (ARO ascending, the lower R, the name),
+        the Black ones in 6.2's order (R descending, the higher ARO, the name), then TPN;
+        alternately from the first White.  7.1's islands take their opponents in this
+        order too (docs/dubov-1997.md)."""
+        st = self.st
+        white = sorted((p for p in players if st[p].preference.colour is Colour.WHITE),
+                       key=lambda p: (self.aro(p), self.rating[p], self.alpha[p], st[p].tpn))
+        black = sorted((p for p in players if st[p].preference.colour is not Colour.WHITE),
+                       key=lambda p: (-self.rating[p], -self.aro(p), self.alpha[p], st[p].tpn))
+        order = []
+        for k in range(max(len(white), len(black))):
+            order += [col[k] for col in (white, black) if k < len(col)]
+        return order
 
     def was_floater(self, p: int) -> bool:
         """1997 6.4 c-d for an earlier round (docs/dubov-1997.md reading 15): paired (a
@@ -517,16 +522,9 @@ class Round:
         pairing keeps everyone left completable (C4).  Returns the pairs and the floaters
         left without an opponent."""
         st = self.st
-        white = sorted((p for p in floaters if st[p].preference.colour is Colour.WHITE),
-                       key=lambda p: (self.aro(p), self.rating[p], self.alpha[p], st[p].tpn))
-        black = sorted((p for p in floaters if st[p].preference.colour is not Colour.WHITE),
-                       key=lambda p: (-self.rating[p], -self.aro(p), self.alpha[p], st[p].tpn))
-        order = []
-        for k in range(len(floaters)):
-            order += [col[k] for col in (white, black) if k < len(col)]
         left = list(unpaired)
         out, alone = [], []
-        for f in order:
+        for f in self.floater_order_1997(floaters):
             def rank(q, f=f):
                 return (st[q].preference.colour is st[f].preference.colour, -self.rating[q], self.aro(q),
                         self.alpha[q], st[q].tpn)
