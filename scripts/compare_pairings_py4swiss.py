@@ -6,10 +6,10 @@ Not part of the test suite; the figures go into docs/validation.md.  py4swiss is
 dependency of the app: install it in a virtual environment of its own and give its
 command::
 
-    python scripts/compare_pairings_py4swiss.py --python /tmp/p4venv/bin/python --seed 7 \
+    python scripts/compare_pairings_py4swiss.py --python PY4SWISS_VENV/bin/python --seed 7 \
         --start 0 --count 5000 --json p4-0.json [--check-worker 20] [--keep DIR]
     python scripts/compare_pairings_py4swiss.py --merge p4-*.json
-    python scripts/compare_pairings_py4swiss.py --system burstein --python /work/oracles/py4venv/bin/python \
+    python scripts/compare_pairings_py4swiss.py --system burstein --python PY4SWISS_VENV/bin/python \
         --seed 40 --start 0 --count 1000 --json bu-0.json
 
 Burstein: the tournaments are drawn as for Dubov (the same sequence of a seed) but every

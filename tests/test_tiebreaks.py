@@ -1,6 +1,6 @@
 """FIDE C.07 (2023) tie-breaks against the commission's worked examples.
 
-Source: /work/shared/reference/fide-tiebreak-exercises-2023.txt (M. Held, "Exercises in
+Source: ../shared/reference/fide-tiebreak-exercises-2023.txt (from the repository root) (M. Held, "Exercises in
 tie-breaking", rev. 2403220900).  "p. N" below is the ``=== page N`` marker of that file,
 "Ex N" the exercise number.  The crosstables are transcribed in the file's own notation
 (``+B10`` win with Black against 10, ``=BYE`` half-point bye, ``+BYE`` pairing-allocated
