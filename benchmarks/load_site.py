@@ -282,6 +282,13 @@ def poll_path(page: str) -> str | None:
     return (m.group(1) or m.group(2)).replace("&amp;", "&") if m else None
 
 
+def arrival_offset(i: int, clients: int, think: float, stagger: bool) -> float:
+    """Seconds spectator i waits before its first request: 0 for all (they arrive at
+    once, the worst case) or, with ``--stagger``, spread evenly over one ``--think``
+    pause, as the polls of pages opened at different moments are."""
+    return (i % clients) / clients * think if stagger and clients else 0.0
+
+
 def spectator_client(site: Site):
     """A visitor following the tournament: the home page, then the standings polled as
     the page polls itself (``--polls`` times), the home page again, the round in play's
@@ -291,7 +298,8 @@ def spectator_client(site: Site):
 
     def make(i):
         session = Session(site, source_address(i) if args.host == "127.0.0.1" else None)
-        state = {"page": None, "poll": None, "polls": 0, "next": "standings" if i % 2 else "round"}
+        state = {"page": None, "poll": None, "polls": 0, "next": "standings" if i % 2 else "round",
+                 "late": arrival_offset(i, args.clients, args.think, args.stagger)}
 
         def get(kind, path, extra=None):
             def call():
@@ -302,6 +310,10 @@ def spectator_client(site: Site):
             return call
 
         def step(tallies, deadline):
+            if state["late"]:
+                time.sleep(min(state["late"], max(0.0, deadline.at - time.perf_counter())))
+                state["late"] = 0.0
+                return
             if state["poll"] is None or state["polls"] >= args.polls:
                 status, _, text = timed(tallies, "home", deadline, get("home", f"/t/{site.slug}/"))
                 numbers = [int(n) for n in re.findall(rf'href="/t/{site.slug}/round/(\d+)/"', text or "")]
@@ -480,6 +492,8 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--pending", type=int, default=40,
                         help="boards of its round in play still without a result (default 40)")
     parser.add_argument("--think", type=float, default=0.0, help="crowd: a spectator's pause between requests (s)")
+    parser.add_argument("--stagger", action="store_true",
+                        help="crowd: spectators arrive spread evenly over one --think pause, not all at once")
     parser.add_argument("--polls", type=int, default=5, help="crowd: polls of a page before the visitor moves on")
     parser.add_argument("--arbiter-pause", type=float, default=0.5, help="crowd: the arbiter's pause between acts (s)")
     parser.add_argument("--env", action="append", metavar="NAME=VALUE",
@@ -603,7 +617,7 @@ def main(argv: list[str] | None = None) -> int:
         print(line)
     if args.json:
         meta = {"db": db_label, "workers": args.workers, "clients": args.clients, "duration": args.duration,
-                "players": args.players or 40, "played": args.played, "via": via, "think": args.think,
+                "players": args.players or 40, "played": args.played, "via": via, "think": args.think, "stagger": args.stagger,
                 "cpus": os.cpu_count(), "load_average": loads, "app": str(args.app or ""), "warm": args.warm}
         args.json.write_text(json.dumps({"settings": meta, "results": results, "app": app_rows}, indent=2))
     return 1 if any(r["http_errors"] or r["refused"] for r in results) else 0

@@ -54,6 +54,14 @@ def test_out_of_bounds_runs_are_refused_before_anything_starts(load_site, argv, 
         load_site.main(argv)
 
 
+def test_staggered_spectators_arrive_spread_over_one_pause(load_site):
+    offsets = [load_site.arrival_offset(i, 4, 30.0, True) for i in range(4)]
+    assert offsets == [0.0, 7.5, 15.0, 22.5]
+    assert [load_site.arrival_offset(i, 4, 30.0, False) for i in range(4)] == [0.0] * 4
+    with pytest.raises(SystemExit, match="--duration 61 is above the cap"):  # the option is parsed
+        load_site.main(["--scenario", "crowd", "--think", "30", "--stagger", "--duration", "61"])
+
+
 def test_a_short_run_on_sqlite_reports_both_scenarios(tmp_path):
     out = tmp_path / "figures.json"
     done = subprocess.run(
