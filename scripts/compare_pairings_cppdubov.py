@@ -56,6 +56,7 @@ from pairing.engine import NoLegalPairing  # noqa: E402
 from pairing.engine.__main__ import _pair_from_file  # noqa: E402
 from pairing.engine.trf import TrfError, parse_trf  # noqa: E402
 from pairing.engine.trf.writer import dump_trf, tournament_from_snapshot  # noqa: E402
+from scripts import pairing_triage  # noqa: E402
 from scripts.compare_pairings_py4swiss import file_round, generate  # noqa: E402
 from scripts.pairing_triage import classify  # noqa: E402
 
@@ -296,6 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--start", type=int, default=0, help="first tournament of the seed's sequence")
     ap.add_argument("--valid", type=int, help="--theirs: stop once this many of its files were read")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--literal-seconds", type=int, default=30,
+                    help="wall-clock seconds the literal enumerator gets for a round (default 30)")
     ap.add_argument("--keep", type=Path, help="keep the differing files here")
     ap.add_argument("--json", type=Path, help="write the figures here (for --merge)")
     ap.add_argument("--table", action="store_true",
@@ -310,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.cpp:
         ap.error("--cpp is required")
     count = args.ours if args.ours is not None else args.theirs
+    pairing_triage.LITERAL_SECONDS = args.literal_seconds  # in worker processes too (fork)
     task = _ours if args.ours is not None else _theirs
     jobs = [(n, args.seed, args.cpp, str(args.keep) if args.keep else None)
             for n in range(args.start, args.start + count)]

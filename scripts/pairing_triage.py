@@ -100,10 +100,16 @@ def classify(ours, theirs, snapshot=None) -> str:
         snapshot, ours)
 
 
-def literal_says(snapshot, ours, seconds: int = 30) -> str:
+# wall-clock seconds the literal enumerator gets per round (--literal-seconds): on a machine
+# shared by several runs a large bracket can need more than the default
+LITERAL_SECONDS = 30
+
+
+def literal_says(snapshot, ours, seconds: int | None = None) -> str:
     """Whether our pairing is the one the literal enumerator of the rules gives
     (tests/engine/literal.py: the text's orders tried step by step, by brute force; it is
-    slow on large brackets, so it gets ``seconds``)."""
+    slow on large brackets, so it gets ``seconds``, default :data:`LITERAL_SECONDS`)."""
+    seconds = seconds or LITERAL_SECONDS
     from tests.engine.literal import literal_pair_round
 
     def stop(*_):
