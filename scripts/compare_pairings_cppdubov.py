@@ -224,6 +224,10 @@ TABLE = (
     ("First differing bracket equal on [C5]-[C10], ours the literal enumerator's (4.2-4.4 orders, K8)",
      ("first differing bracket equal on C5-C10: another choice there (4.2-4.4 orders, ARO); "
       "ours is the literal enumerator's",)),
+    ("First differing bracket equal on [C5]-[C10], the literal enumerator out of time (run again with more: "
+     "validation.md)",
+     ("first differing bracket equal on C5-C10: another choice there (4.2-4.4 orders, ARO); "
+      "the literal enumerator did not finish",)),
     ("Its generator crashed on the way (K6)", ("CPPDubovSystem generator crashed (next second tried)",)),
     ("Its generator gave no file in 50 seconds", ("CPPDubovSystem generator gave no file in 50 tries",)),
     ("Its file not valid TRF (K7)", ("CPPDubovSystem's file is not valid TRF",)),
