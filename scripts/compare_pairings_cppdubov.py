@@ -58,7 +58,6 @@ from pairing.engine.trf import TrfError, parse_trf  # noqa: E402
 from pairing.engine.trf.writer import dump_trf, tournament_from_snapshot  # noqa: E402
 from scripts import pairing_triage  # noqa: E402
 from scripts.compare_pairings_py4swiss import file_round, generate  # noqa: E402
-from scripts.pairing_triage import classify  # noqa: E402
 
 # the records CPPDubovSystem's reader knows (it stops at any other)
 KNOWN = ("001", "012", "022", "032", "042", "052", "062", "072", "082", "092", "102", "112", "122", "XXR", "XXC", "XXZ")
@@ -109,7 +108,7 @@ def one_of_ours(job: tuple[int, int, str, str | None]) -> tuple[Counter, list[st
         view.write_text(for_cpp(dump_trf(tournament_from_snapshot(t.snapshot(k), name=path.name))))
         theirs = cpp_round(cpp, view)
         tally["rounds"] += 1
-        kind = "CPPDubovSystem failed (no output, or it crashed)" if theirs is None else classify(
+        kind = "CPPDubovSystem failed (no output, or it crashed)" if theirs is None else pairing_triage.classify(
             file_round(t, k), theirs, t.snapshot(k))
         tally[kind] += 1
         if kind == "identical" or not keep:
@@ -168,7 +167,7 @@ def one_of_theirs(job: tuple[int, int, str, str | None]) -> tuple[Counter, list[
             kind = "ours finds no legal pairing"
         else:
             ours = ({(b.white, b.black) for b in pairing.boards}, pairing.bye)
-            kind = classify(ours, theirs, snapshot)
+            kind = pairing_triage.classify(ours, theirs, snapshot)
         tally[kind] += 1
         if kind != "identical":
             kept.append(f"{path.name} round {k}: {kind}")

@@ -105,18 +105,17 @@ def classify(ours, theirs, snapshot=None) -> str:
 LITERAL_SECONDS = 30
 
 
-def literal_says(snapshot, ours, seconds: int | None = None) -> str:
+def literal_says(snapshot, ours) -> str:
     """Whether our pairing is the one the literal enumerator of the rules gives
     (tests/engine/literal.py: the text's orders tried step by step, by brute force; it is
-    slow on large brackets, so it gets ``seconds``, default :data:`LITERAL_SECONDS`)."""
-    seconds = seconds or LITERAL_SECONDS
+    slow on large brackets, so it gets :data:`LITERAL_SECONDS`)."""
     from tests.engine.literal import literal_pair_round
 
     def stop(*_):
         raise TimeoutError
 
     previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
+    signal.alarm(LITERAL_SECONDS)
     try:
         literal = literal_pair_round(snapshot)
     except TimeoutError:
