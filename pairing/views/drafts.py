@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from ..access import get_round, get_tournament_for_arbiter
 from ..forms import OnePlayerForm, PoolPairForm, SwapForm
+from ..forms.rounds import by_number
 from ..models import Conflict, Round
 from ..reports.standings import adjourned_text, figure, open_adjourned
 from ..services import manual
@@ -26,14 +27,16 @@ from ..services.rounds import (
     PairingRefused,
     adjourn_open_boards,
     discard_draft,
+    draft_warnings,
+    named_in,
     pair_next_round,
     publish,
     readable,
     swap_players,
-    warnings_for,
 )
 from ..warning_levels import NeedsConfirmation
 from .confirm import ask, confirmable, given
+from .paging import Page, page_holding
 
 
 @login_required
@@ -56,24 +59,45 @@ def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect(rnd.get_absolute_url())
 
 
-def draft_context(rnd: Round, games: list, snapshot) -> dict:
+def draft_context(rnd: Round, games: list, page: Page | None = None) -> dict:
     """What a draft's page adds for its arbiters: the engine's explanation, the colour rule
-    of each of ``games`` (or "by hand"), the rule warnings (on ``snapshot``, the histories
-    the page's scores come from), the swap form and, in a manual session, the pool's forms."""
-    ex = _explanation(rnd)
+    of each of ``games`` (or "by hand"), the rule warnings of the whole draft (computed
+    once per state, :func:`~pairing.services.rounds.draft_warnings`) and, in a manual
+    session, its forms.
+
+    With the boards in pages (``page``), the explanation gives the brackets of the
+    boards on this page: a 9,999-player draft's brackets name every player three times
+    (600 KB of HTML); each page explains its own boards, and a bracket that made no board
+    (its players all moved down) is explained on the last page."""
+    paged = page is not None and page.split
+    ex = _explanation(rnd, _brackets_on(rnd, page) if paged else None,
+                      {(g.white_id, g.black_id) for g in games} if paged else None)
     for g in games:
         g.colour_rule = ex["colours"].get((g.white_id, g.black_id))
         # a board the engine did not make (changed by a swap) has no rule of its own
-        g.by_hand = bool(ex["colours"] and g.colour_rule is None)
-    ex["boards_by_hand"] = [g.board for g in games if g.by_hand]
-    ctx = {"ex": ex, "warnings": warnings_for(rnd, snapshot=snapshot), "swap_form": SwapForm(players=paired_players(rnd))}
-    if rnd.manual_session:
+        g.by_hand = bool(ex["has_colours"] and g.colour_rule is None)
+    # every board changed by hand, on this page or another
+    made = {(c["white"], c["black"]) for c in (rnd.explanation or {}).get("colours", [])}
+    ex["boards_by_hand"] = [
+        board for board, white, black in rnd.game_set.order_by("board").values_list("board", "white_id", "black_id")
+        if (white, black) not in made
+    ] if made and rnd.manual_changes else []
+    ctx = {"ex": ex, "warnings": draft_warnings(rnd)}
+    if rnd.manual_session:  # the forms of a session (the page shows them in one only)
         in_pool = manual.pool(rnd)
+        paired = paired_players(rnd)
+        numbers = by_number(rnd.tournament)
+        ctx["swap_form"] = SwapForm(players=paired, numbers=numbers)
         ctx["pool"] = in_pool
-        ctx["pool_form"] = PoolPairForm(players=in_pool)
-        ctx["pab_form"] = OnePlayerForm(players=in_pool, label=_("PAB to"))
-        ctx["unpair_form"] = OnePlayerForm(players=paired_players(rnd), label=_("To the pool"))
+        ctx["pool_form"] = PoolPairForm(players=in_pool, numbers=numbers)
+        ctx["pab_form"] = OnePlayerForm(players=in_pool, label=_("PAB to"), numbers=numbers)
+        ctx["unpair_form"] = OnePlayerForm(players=paired, label=_("To the pool"), numbers=numbers) if paired else None
     return ctx
+
+
+def _names(rnd: Round, ids: set[int]) -> dict[int, object]:
+    """The players of ``ids`` (of the round's tournament), by key."""
+    return {p.pk: p for p in rnd.tournament.player_set.filter(pk__in=ids)} if ids else {}
 
 
 def paired_players(rnd: Round) -> list:
@@ -84,25 +108,77 @@ def paired_players(rnd: Round) -> list:
     pab = rnd.pab()
     if pab:
         ids.add(pab.player_id)
-    return list(rnd.tournament.player_set.filter(pk__in=ids).order_by("tpn"))
+    return list(rnd.tournament.player_set.filter(pk__in=ids).order_by("tpn").only("pk", "tpn", "name", "tournament_id"))
 
 
-def _names(rnd: Round) -> dict[int, object]:
-    return {p.pk: p for p in rnd.tournament.player_set.all()}
+# The players eligible for the PAB named on a draft's page, in the order they were
+# considered (the rest counted): at 9,999 players nearly all of them are eligible.
+ELIGIBLE_SHOWN = 30
 
 
-def _explanation(rnd: Round) -> dict:
-    """The stored Explanation with ids resolved to players."""
-    players = _names(rnd)
+def _bracket_players(b: dict) -> set[int]:
+    """Every player a stored bracket names, whatever the system (its lists of ids)."""
+    found: set[int] = set()
+    for value in b.values():
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, int):
+                    found.add(item)
+                elif isinstance(item, list) and item and isinstance(item[0], int):  # Burstein's (id, index...) rows
+                    found.add(item[0])
+    return found
+
+
+def _brackets_on(rnd: Round, page: Page) -> list[int]:
+    """The indexes of the stored brackets that hold a player of a board on ``page``
+    (the boards in the page's order, PAGE_ROWS a page); on the last page, also those that
+    hold no player of any board."""
+    page_of_player: dict[int, int] = {}
+    boards = rnd.game_set.order_by("board").values_list("white_id", "black_id")
+    for index, (white, black) in enumerate(boards):
+        page_of_player[white] = page_of_player[black] = page_holding(index)
+    shown = []
+    for index, b in enumerate((rnd.explanation or {}).get("brackets", [])):
+        pages = {page_of_player[i] for i in _bracket_players(b) if i in page_of_player}
+        if page.number in pages or (not pages and page.number == page.pages):
+            shown.append(index)
+    return shown
+
+
+def _explanation(rnd: Round, shown: list[int] | None = None, boards: set[tuple[int, int]] | None = None) -> dict:
+    """The stored Explanation with ids resolved to players; ``shown``: only the brackets
+    of these indexes, ``boards``: only the colour rules of these (white, black) boards
+    (all without them)."""
     ex = rnd.explanation or {}
+    rules = [c for c in ex.get("colours", []) if boards is None or (c["white"], c["black"]) in boards]
+    stored = list(enumerate(ex.get("brackets", []), start=1))
+    if shown is not None:
+        keep = set(shown)
+        stored = [(n, b) for n, b in stored if n - 1 in keep]
+    bye = ex.get("bye", {})
+    eligible = bye.get("eligible", [])
+    # the players named: those of the brackets shown, the PAB's, and no others
+    wanted = set().union(*(_bracket_players(b) for _, b in stored)) if stored else set()
+    wanted |= set(eligible[:ELIGIBLE_SHOWN]) | set(bye.get("rejected_incomplete", []))
+    if bye.get("player") is not None:
+        wanted.add(bye["player"])
+    sentences = [bye.get("why", bye.get("reason", ""))]
+    for c in rules:
+        wanted |= {c["white"], c["black"]}
+        sentences.append(c["reason"])
+    for _n, b in stored:
+        sentences += [b["upfloater_reason"], *b["notes"]]
+    for text in sentences:
+        wanted |= named_in(text)
+    players = _names(rnd, wanted)
 
     def ps(ids):
         return [players[i] for i in ids if i in players]
 
-    bye = ex.get("bye", {})
     brackets = [
         {
             **b,
+            "number": n,
             "score": figure(Decimal(b["score"]), 1),
             "upfloater_reason": readable(b["upfloater_reason"], players),
             "notes": [readable(n, players) for n in b["notes"]],
@@ -117,10 +193,10 @@ def _explanation(rnd: Round) -> dict:
             **(_dutch_bracket(b, players) if ex.get("system") == "dutch" else {}),
             **(_burstein_bracket(b, players) if ex.get("system") == "burstein" else {}),
         }
-        for b in ex.get("brackets", [])
+        for n, b in stored
     ]
     colours = {
-        (c["white"], c["black"]): {**c, "reason": readable(c["reason"], players)} for c in ex.get("colours", [])
+        (c["white"], c["black"]): {**c, "reason": readable(c["reason"], players)} for c in rules
     }
     return {
         "system": ex.get("system", "dubov"),
@@ -128,10 +204,14 @@ def _explanation(rnd: Round) -> dict:
         "bye_player": players.get(bye.get("player")),
         # drafts stored before "why" existed show the whole reason
         "bye_reason": readable(bye.get("why", bye.get("reason", "")), players),
-        "bye_eligible": ps(bye.get("eligible", [])),
+        "bye_eligible": ps(eligible[:ELIGIBLE_SHOWN]),
+        "bye_eligible_count": len(eligible),
+        "bye_eligible_more": max(0, len(eligible) - ELIGIBLE_SHOWN),
         "bye_rejected": ps(bye.get("rejected_incomplete", [])),
         "brackets": brackets,
+        "brackets_all": len(ex.get("brackets", [])),
         "colours": colours,
+        "has_colours": bool(ex.get("colours")),
     }
 
 
@@ -235,7 +315,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if not rnd.is_draft:
         messages.error(request, _("Only a draft can be changed."))
         return redirect(rnd.get_absolute_url())
-    form = SwapForm(request.POST, players=paired_players(rnd))
+    form = SwapForm(request.POST, players=paired_players(rnd), numbers=by_number(t))
     if not form.is_valid():
         messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
         return redirect(rnd.get_absolute_url())

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from ..access import get_round, get_tournament_for_arbiter
 from ..forms import OnePlayerForm, PoolPairForm
+from ..forms.rounds import by_number
 from ..services import manual
 from ..services.rounds import PairingRefused
 from ..warning_levels import NeedsConfirmation
@@ -55,12 +56,12 @@ def round_manual(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         elif op == "end":
             messages.success(request, manual.end_session(rnd, request.user, given(request)))
         elif op == "pool":
-            form = OnePlayerForm(request.POST, players=list(t.player_set.all()))
+            form = OnePlayerForm(request.POST, players=list(t.player_set.all()), numbers=by_number(t))
             if not form.is_valid():
                 raise ValueError(_form_error(form))
             messages.success(request, manual.to_pool(rnd, t.player_set.get(pk=form.cleaned_data["player"]), request.user))
         elif op == "pair":
-            form = PoolPairForm(request.POST, players=list(t.player_set.all()))
+            form = PoolPairForm(request.POST, players=list(t.player_set.all()), numbers=by_number(t))
             if not form.is_valid():
                 raise ValueError(_form_error(form))
             white = t.player_set.get(pk=form.cleaned_data["a"])
@@ -68,7 +69,7 @@ def round_manual(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             found = manual.pair_from_pool(rnd, white, black, request.user, given(request))
             messages.success(request, _("Paired %(white)s – %(black)s.") % {"white": white.shown_name, "black": black.shown_name} + _warned(found))
         elif op == "pab":
-            form = OnePlayerForm(request.POST, players=list(t.player_set.all()))
+            form = OnePlayerForm(request.POST, players=list(t.player_set.all()), numbers=by_number(t))
             if not form.is_valid():
                 raise ValueError(_form_error(form))
             player = t.player_set.get(pk=form.cleaned_data["player"])

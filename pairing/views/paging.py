@@ -63,10 +63,11 @@ def page_number(request: HttpRequest) -> int:
     return int(raw)
 
 
-def page_of(request: HttpRequest | None, items: Sequence, size: int = PAGE_ROWS, number: int | None = None) -> Page:
+def page_of(request: HttpRequest | None, items: Sequence, size: int | None = None, number: int | None = None) -> Page:
     """The lines of ``items`` that page ``?page=N`` shows (``number``: that page instead;
-    ``request`` may then be None); 404 past the last page (an empty table has one, empty,
-    page)."""
+    ``request`` may then be None), ``size`` lines a page (PAGE_ROWS); 404 past the last
+    page (an empty table has one, empty, page)."""
+    size = size or PAGE_ROWS
     number = page_number(request) if number is None else number
     total = items.count() if isinstance(items, QuerySet) else len(items)
     pages = max(1, -(-total // size))
@@ -80,6 +81,6 @@ def page_of(request: HttpRequest | None, items: Sequence, size: int = PAGE_ROWS,
     return Page(number, pages, start, total, items[start:start + size], f"{encoded}&" if encoded else "")
 
 
-def page_holding(index: int, size: int = PAGE_ROWS) -> int:
+def page_holding(index: int, size: int | None = None) -> int:
     """The page on which line ``index`` (0-based) is."""
-    return index // size + 1
+    return index // (size or PAGE_ROWS) + 1

@@ -34,7 +34,7 @@ from ..reports.standings import figure, points_before
 from ..services import acceleration
 from ..services.players import set_byes, set_byes_grid
 from ..services.results import closed_before, correct_for_rating, record_result
-from ..services.snapshot import build_snapshot, histories, point_system
+from ..services.snapshot import histories, point_system
 from ..warning_levels import NeedsConfirmation
 from .confirm import ask, confirmable, given
 from .drafts import draft_context
@@ -152,18 +152,15 @@ def _seen_byes(raw: str) -> dict[int, str]:
     return seen
 
 
-def _annotate_scores(t, rnd: Round, games: list, players: list | None = None, snapshot=None) -> None:
+def _annotate_scores(t, rnd: Round, games: list, players: list | None = None) -> None:
     """Points before the round, for the pairing list's Pts columns (``players``: only
-    these, when one row is redrawn; ``snapshot``: the histories already built)."""
+    these, when one row is redrawn)."""
     if not games:
         return
     # as text, like every score in the tables: 0, 1, 1.5 (not 0.0 beside 1)
-    scores = points_before(t, rnd.number) if snapshot is None and len(games) > 1 else None
-    if scores is None:  # a draft's own histories, one row redrawn, or an earlier round unfinished
-        if snapshot is not None:
-            hist = {p.id: p.history for p in snapshot.players}
-        else:
-            hist = histories(t, rnd.number - 1, players)
+    scores = points_before(t, rnd.number) if len(games) > 1 else None
+    if scores is None:  # one row redrawn, or an earlier round unfinished
+        hist = histories(t, rnd.number - 1, players)
         ps = point_system(t)
         scores = {pk: figure(sum((ps.points(e.result) for e in h), Decimal(0)), 1) for pk, h in hist.items()}
     # Baku acceleration: the virtual points the round was paired with, beside the points
@@ -186,9 +183,7 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
     page = page_of(request, boards)
     games = list(page.items)
     last_page = page.number == page.pages
-    # a draft's arbiter view checks the rules on the same histories the scores come from
-    snapshot = build_snapshot(t, rnd.number) if rnd.is_draft and is_arbiter else None
-    _annotate_scores(t, rnd, games, [p for g in games for p in (g.white, g.black)], snapshot=snapshot)
+    _annotate_scores(t, rnd, games, [p for g in games for p in (g.white, g.black)])
     ctx = {
         "t": t,
         "round": rnd,
@@ -206,7 +201,7 @@ def _round_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> dic
         "acceleration_note": acceleration.round_note(t, rnd.number),
     }
     if rnd.is_draft and is_arbiter:  # a draft is its arbiters' only
-        ctx.update(draft_context(rnd, games, snapshot))
+        ctx.update(draft_context(rnd, games, page))
     return ctx
 
 

@@ -184,3 +184,37 @@ def test_the_copy_of_the_report_carries_the_mpa_line_and_the_engines_checker_rep
     assert cli(["--dubov", "-c", str(path)]) == 4
     out = capsys.readouterr().out
     assert "round 2" in out.lower() and f"engine {g.white.tpn}-{g.black.tpn}" in out
+
+
+def test_past_the_list_limit_a_session_names_players_by_pairing_number(chief_client, tournament, players, monkeypatch):
+    """In a big field (here the limit lowered to 5 for 10 players) the session's forms take
+    a pairing number instead of listing every player: the page has no list, a swap by
+    numbers acts on those players, an unknown number is refused, and a form of the
+    other kind (a player's key, as an older page sends it) changes nothing."""
+    from pairing.forms import rounds as round_forms
+
+    monkeypatch.setattr(round_forms, "LIST_LIMIT", 5)
+    pair_next_round(tournament)
+    open_session(chief_client, tournament)
+    page = round_page(chief_client, tournament, 1)
+    swap_form = page.split('id="swap-form"', 1)[1].split("</form>", 1)[0]
+    assert "<select" not in swap_form
+    assert 'name="a_no"' in swap_form and 'name="b_no"' in swap_form and 'placeholder="pairing number"' in swap_form
+    assert 'name="player_no"' in page.split('id="unpair-form"', 1)[1].split("</form>", 1)[0]
+    g = Game.objects.order_by("board").first()
+    white, black = g.white, g.black
+    before = Round.objects.get().board_list()
+    swap = reverse("pairing:round_swap", args=[tournament.slug, 1])
+    # an unknown number, and a form of the list kind: refused, nothing changed
+    page = chief_client.post(swap, {"a_no": 99, "b_no": white.tpn}, follow=True).content.decode()
+    assert "No player has pairing number 99." in page
+    chief_client.post(swap, {"a": white.pk, "b": black.pk}, follow=True)
+    assert Round.objects.get().board_list() == before
+    chief_client.post(swap, {"a_no": white.tpn, "b_no": black.tpn}, follow=True)
+    g.refresh_from_db()
+    assert (g.white_id, g.black_id) == (black.pk, white.pk)  # the two players of one board swap colours
+    # the pool's forms too: the board to the pool by number, then paired again by numbers
+    step(chief_client, tournament, 1, "pool", player_no=white.tpn)
+    assert not Game.objects.filter(pk=g.pk).exists()
+    step(chief_client, tournament, 1, "pair", a_no=white.tpn, b_no=black.tpn)
+    assert Game.objects.filter(white=white, black=black).exists()

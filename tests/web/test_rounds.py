@@ -214,3 +214,62 @@ def test_rough_edge_4_after_a_swap_the_explanation_says_it_explains_the_engines_
     assert "Board 1: changed by hand (a swap); not the engine's board." in page
     for line in re.findall(r"<li>⚠ (.*?)</li>", page):
         assert page.count(line) == 1
+
+
+def test_a_draft_in_pages_explains_the_brackets_of_each_pages_boards(chief_client, chief, tournament, players, monkeypatch):
+    """With the boards in pages (3 boards a page here, as 200 at 9,999 players), each page
+    of the draft explains the brackets holding its boards' players and the colour rule of
+    its own boards; together the pages explain every bracket; the rule warnings are the
+    whole draft's on every page."""
+    import re
+
+    from pairing.models import GameResult
+    from pairing.services.rounds import draft_warnings
+    from pairing.views import paging
+    from tests.web.helpers import add_players, play_round
+
+    add_players(tournament, 8, start_rating=1900)
+    play_round(tournament, chief, results={0: GameResult.DRAW, 3: GameResult.BLACK_WINS, 5: GameResult.DRAW})
+    pair(chief_client, tournament)
+    rnd = Round.objects.get(number=2)
+    brackets = rnd.explanation["brackets"]
+    assert len(brackets) >= 2
+    monkeypatch.setattr(paging, "PAGE_ROWS", 3)
+    boards = list(rnd.game_set.order_by("board").values_list("board", "white_id", "black_id"))
+    pages = -(-len(boards) // 3)
+    seen: set[int] = set()
+    for number in range(1, pages + 1):
+        page = chief_client.get(reverse("pairing:round", args=[tournament.slug, 2]), {"page": number}).content.decode()
+        shown = [int(n) - 1 for n in re.findall(r'<h3 id="bracket-(\d+)">Scoregroup ', page)]
+        assert f"({len(shown)} of {len(brackets)})" in page
+        on_page = {pid for _, w, b in boards[(number - 1) * 3:number * 3] for pid in (w, b)}
+        for i in shown:
+            assert on_page & set(brackets[i]["residents"] + brackets[i]["upfloaters"]) or number == pages
+        seen |= set(shown)
+        rules = re.findall(r"<li>Board (\d+): rule", page)
+        assert {int(n) for n in rules} <= {n for n, _, _ in boards[(number - 1) * 3:number * 3]}
+        for warning in draft_warnings(rnd):
+            assert warning in page.replace("&#x27;", "'")
+    assert seen == set(range(len(brackets)))
+
+
+def test_a_drafts_list_of_players_eligible_for_the_pab_names_the_first_and_counts_the_rest(
+    chief_client, tournament, players, monkeypatch
+):
+    """At 9,999 players nearly everyone is eligible for the PAB: the draft names the first
+    ones in the order they were considered (here 2) and counts the others."""
+    from pairing.views import drafts
+
+    monkeypatch.setattr(drafts, "ELIGIBLE_SHOWN", 2)
+    Player.objects.create(tournament=tournament, name="Player 11", rating=1000)
+    renumber(tournament)
+    pair(chief_client, tournament)
+    rnd = Round.objects.get(number=1)
+    eligible = rnd.explanation["bye"]["eligible"]
+    assert len(eligible) > 2
+    page = chief_client.get(reverse("pairing:round", args=[tournament.slug, 1])).content.decode()
+    line = page.split("Eligible, in order:", 1)[1].split("</p>", 1)[0]
+    named = Player.objects.in_bulk(eligible[:2])
+    assert line.strip().startswith(f"{named[eligible[0]].tpn}. {named[eligible[0]].name}; {named[eligible[1]].tpn}.")
+    assert f"and {len(eligible) - 2} more" in line
+    assert Player.objects.get(pk=eligible[2]).name not in line
