@@ -5,7 +5,7 @@ tie-break code, and exits 4 on any difference."""
 from __future__ import annotations
 
 from pairing.engine.__main__ import main as cli
-from pairing.models import GameResult, Tournament
+from pairing.models import GameResult, Tournament, bump_revision
 from pairing.services import interchange
 from tests.web.helpers import add_players, play_round
 
@@ -122,6 +122,7 @@ def test_vcl_q217_the_report_says_which_c07_text_ranked_it_and_the_import_and_th
     assert fresh.tiebreak_rules == 2023 and fresh.tiebreaks == "BH-C1, GE, SB"
     assert "The tie-breaks follow the 2023 text of C.07, as the file's ### line says; the tournament keeps it." in report
     Tournament.objects.filter(pk=t.pk).update(tiebreak_rules=2026)
+    bump_revision(t.pk)  # as the settings form's change does
     t.refresh_from_db()
     text = interchange.export_trf(t)
     assert "### Tie-break regulations (C.07): 2026 text" in text.splitlines()

@@ -311,3 +311,34 @@ def test_issue_17_trf_16_for_other_programs_per_persona(chief_client, deputy_cli
     assert anonymous.status_code == 302 and "/login" in anonymous["Location"]
     page = chief_client.get(reverse("pairing:tournament", args=[tournament.slug])).content.decode()
     assert "Export TRF-2026" in page and "TRF-16 for other programs" in page
+
+
+def test_the_export_is_written_once_per_state_and_again_after_a_change_it_holds(tournament, chief, players, monkeypatch):
+    """The file stops at the last complete round: results entered in the round in play
+    leave it as it is (written once, then shared), a corrected result of a round in the
+    file writes it again with the new points, and the round's last result adds the round."""
+    from pairing.services.results import record_result
+
+    written = []
+    real = interchange._write_trf
+    monkeypatch.setattr(interchange, "_write_trf", lambda *a: written.append(a[1]) or real(*a))
+    first = play_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
+    publish(rnd, chief)
+    games = list(rnd.games())
+    record_result(games[0], GameResult.DRAW, chief)
+    text = interchange.export_trf(tournament)
+    assert written == [1]
+    record_result(games[1], GameResult.WHITE_WINS, chief)
+    assert interchange.export_trf(tournament) == text and written == [1]
+    # a result of round 1 corrected (a pairing-integrity event: round 2 was paired on it)
+    g = first.games().first()
+    record_result(g, GameResult.DRAW, chief, expected=g.result, confirmations=3)
+    again = interchange.export_trf(tournament)
+    assert written == [1, 1] and again != text
+    white = parse_trf(again).players[g.white.tpn - 1]
+    assert white.history[0].result.value == "="
+    for other in games[2:]:
+        record_result(other, GameResult.BLACK_WINS, chief)
+    assert len(parse_trf(interchange.export_trf(tournament)).players[0].history) == 2
+    assert written == [1, 1, 2]

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from pairing.engine import PointSystem
 from pairing.engine.trf.writer import scoring_record as scoring
-from pairing.models import Player, Round, Tournament
+from pairing.models import Player, Round, Tournament, bump_revision
 from pairing.services import interchange
 from pairing.services.trf_records import time_control
 from tests.web.helpers import add_players, play_round
@@ -53,10 +53,12 @@ def test_vcl_q217_the_encoded_tournament_type_follows_the_acceleration_and_the_s
     add_players(tournament, 8)
     assert "192 FIDE_DUBOV" in interchange.export_trf(tournament).splitlines()
     Tournament.objects.filter(pk=tournament.pk).update(acceleration=AccelerationMethod.BAKU)
+    bump_revision(tournament.pk)  # as the settings form's change does (the file is kept per state)
     tournament.refresh_from_db()
     assert "192 FIDE_DUBOV_BAKU" in interchange.export_trf(tournament).splitlines()
     Tournament.objects.filter(pk=tournament.pk).update(acceleration=AccelerationMethod.NONE,
                                                        system=PairingSystem.ROUND_ROBIN)
+    bump_revision(tournament.pk)
     tournament.refresh_from_db()
     assert "192 FIDE_ROUNDROBIN" in interchange.export_trf(tournament).splitlines()
 
