@@ -91,17 +91,27 @@ def tournament_key(t, *parts: Any) -> str:
     return ":".join([f"t{t.pk}.{created}", code_fingerprint(), *map(str, parts)])
 
 
-def through_round(t, name: str, number: int, compute: Callable[[], T]) -> T:
+# What a later round's pairing does (paired, published, changed by hand in its draft):
+# nothing in rounds 1..N before it (but round 1's publishing: see below).  Kept across by
+# the values that say so (not the TRF export, which names the next round's absentees
+# until that round is paired).
+_ROUND_STEPS = ("pair", "publish", "swap")
+
+
+def through_round(t, name: str, number: int, compute: Callable[[], T], rounds_too: bool = False) -> T:
     """The value of ``compute()`` for ``t``'s rounds 1..``number``, shared by every
     request while nothing it depends on changed.
 
     It is kept with the revision and the last audit entry it was computed at.  At a later
     revision it is served again only if every change since was a result entered in a round
     after ``number`` (one audit entry and one revision each, nothing else: a result of a
-    later round changes no standings, score or ARO up to ``number``); any other change, or
-    a revision moved without its audit entry, computes it again.
+    later round changes no standings, score or ARO up to ``number``), or with
+    ``rounds_too`` a round after ``number`` paired, published or changed by hand in its
+    draft; any other change (a draft discarded among them: its round is gone, so its
+    number cannot be read), or a revision moved without its audit entry, computes it
+    again.
     """
-    from .models import AuditAction, AuditEntry, Game
+    from .models import AuditAction, AuditEntry, Game, Round
 
     key = tournament_key(t, name, number)
     # the value (with the revision and entry it was computed at) and, apart, the revision
@@ -118,10 +128,18 @@ def through_round(t, name: str, number: int, compute: Callable[[], T]) -> T:
         since = list(
             AuditEntry.objects.filter(tournament_id=t.pk, pk__gt=entry).values_list("pk", "action", "object_type", "object_id")
         )
-        if len(since) == t.revision - revision and all(a == AuditAction.RESULT and o == "game" for _, a, o, _ in since):
-            games = [g for _, _, _, g in since]
-            later = Game.objects.filter(pk__in=games, round__number__gt=number).values_list("pk", flat=True)
-            if len(set(later)) == len(set(games)):
+        steps = _ROUND_STEPS if rounds_too else ()
+        if len(since) == t.revision - revision and all(
+            (a == AuditAction.RESULT and o == "game") or (a in steps and o == "round") for _, a, o, _ in since
+        ):
+            games = {i for _, a, _, i in since if a == AuditAction.RESULT}
+            rounds = {i for _, a, _, i in since if a != AuditAction.RESULT}
+            later = len(set(Game.objects.filter(pk__in=games, round__number__gt=number).values_list("pk", flat=True)))
+            if rounds:
+                # never round 1's: publishing it fixes Baku's group A, and with it the
+                # virtual points of round 1 (the ARO list before it)
+                later += len(set(Round.objects.filter(pk__in=rounds, number__gt=max(number, 1)).values_list("pk", flat=True)))
+            if later == len(games) + len(rounds):
                 cache.set(f"{key}:checked", (t.revision, max((pk for pk, *_ in since), default=entry), stored[1]))
                 return value
 

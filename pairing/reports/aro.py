@@ -87,7 +87,7 @@ def aro_lines(t: Tournament, number: int | None = None) -> tuple[int, tuple[AroL
 
     if number is None:
         number = aro_rounds(t)[-1]
-    return number, through_round(t, "aro-list", number - 1, lambda: _aro_lines(t, number))
+    return number, through_round(t, "aro-list", number - 1, lambda: _aro_lines(t, number), rounds_too=True)
 
 
 def _aro_lines(t: Tournament, number: int) -> tuple[AroLine, ...]:
@@ -149,7 +149,7 @@ def aro_spread(t: Tournament) -> list:
     from ..computed import through_round
 
     done = complete_rounds(t)
-    return through_round(t, "aro-spread", done, lambda: _aro_spread(t, done))
+    return through_round(t, "aro-spread", done, lambda: _aro_spread(t, done), rounds_too=True)
 
 
 def _aro_spread(t: Tournament, done: int) -> list:

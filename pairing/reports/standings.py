@@ -135,7 +135,7 @@ def ranked(t: Tournament, rounds: int | None = None, order_ties: bool = True) ->
 
     done = complete_rounds(t)
     rounds = done if rounds is None else max(0, min(rounds, done))
-    return through_round(t, f"ranked-{int(order_ties)}", rounds, lambda: _ranked(t, rounds, order_ties))
+    return through_round(t, f"ranked-{int(order_ties)}", rounds, lambda: _ranked(t, rounds, order_ties), rounds_too=True)
 
 
 def points_before(t: Tournament, number: int) -> dict[int, str] | None:
@@ -150,7 +150,7 @@ def points_before(t: Tournament, number: int) -> dict[int, str] | None:
         points = points_through(t, number - 1)
         return None if points is None else {pk: figure(value, 1) for pk, value in points.items()}
 
-    return through_round(t, "points-before", number - 1, compute)
+    return through_round(t, "points-before", number - 1, compute, rounds_too=True)
 
 
 def points_through(t: Tournament, up_to: int) -> dict[int, Decimal] | None:
@@ -165,15 +165,17 @@ def points_through(t: Tournament, up_to: int) -> dict[int, Decimal] | None:
     from ..engine import Result
     from ..models import SIDES, Bye, ByeKind
 
-    games = Game.objects.filter(round__tournament=t, round__number__lte=up_to).exclude(round__status=RoundStatus.DRAFT)
-    if games.exclude(result__in=list(SIDES)).exists():
+    rounds = list(t.round_set.filter(number__lte=up_to).exclude(status=RoundStatus.DRAFT).values_list("pk", flat=True))
+    games = Game.objects.filter(round_id__in=rounds)
+    if games.filter(result=GameResult.PENDING).exists():
         return None
     ps = point_system(t)
+    value = {code: tuple(ps.points(Result(side)) for side in sides) for code, sides in SIDES.items()}
     points = {pk: Decimal(0) for pk in t.player_set.values_list("pk", flat=True)}
     for side, index in (("white_id", 0), ("black_id", 1)):
         for pk, code, n in games.values_list(side, "result").annotate(n=Count("pk")).order_by():
             if pk in points:
-                points[pk] += ps.points(Result(SIDES[code][index])) * n
+                points[pk] += value[code][index] * n
     published = set(t.published_rounds().values_list("number", flat=True))
     byes = Bye.objects.filter(tournament=t, round_number__lte=up_to).values_list("player_id", "round_number", "kind")
     for pk, number, kind in byes:

@@ -24,7 +24,8 @@ def name_in(player, tournament) -> str:
             # names change with the player list only: kept in the shared cache across
             # results (every result is of a round after "round 0"), read again after any
             # other change (a 9,999-player list is 10,000 names to read per page)
-            clashes = through_round(tournament, "namesakes", 0, lambda: namesakes(tournament.pk))
+            clashes = through_round(tournament, "namesakes", 0, lambda: namesakes(tournament.pk),
+                                   rounds_too=True)
         else:
             clashes = namesakes(tournament.pk)
         tournament._namesakes_shown = clashes

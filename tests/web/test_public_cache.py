@@ -559,3 +559,57 @@ def test_a_request_held_back_until_the_page_was_stored_reads_it_instead_of_compu
     assert (value, how, computed_here) == ("page computed by the other request", "hit", [])
     assert real_get(f"{key}:lock") is None  # and the lock it took is let go
     cache.delete(key)
+
+
+def test_standings_aro_list_and_scores_before_a_round_are_kept_while_later_rounds_are_paired(
+    tournament, chief, players, monkeypatch
+):
+    """Pairing, a session on its draft and publishing round 3 change nothing in rounds 1-2: the
+    standings after round 2, the ARO list before round 3 and the points before it are
+    computed once across them; a result corrected in round 2 computes them again.
+    Round 1's publishing does not count as harmless: it fixes Baku's group A."""
+    from pairing.reports import aro, standings
+    from pairing.services import manual, rounds
+    from pairing.services.results import record_result
+    from tests.web.helpers import play_round
+
+    counted = {"ranked": 0, "aro": 0, "points": 0}
+
+    def counting(name, real):
+        def wrapper(*args, **kwargs):
+            counted[name] += 1
+            return real(*args, **kwargs)
+        return wrapper
+
+    monkeypatch.setattr(standings, "_ranked", counting("ranked", standings._ranked))
+    monkeypatch.setattr(aro, "_aro_lines", counting("aro", aro._aro_lines))
+    monkeypatch.setattr(standings, "points_through", counting("points", standings.points_through))
+
+    def read():
+        tournament.refresh_from_db()
+        standings.ranked(tournament, 2)
+        aro.aro_lines(tournament, 3)
+        standings.points_before(tournament, 3)
+
+    assert standings.points_before(tournament, 1) is not None and counted["points"] == 1
+    play_round(tournament, chief)  # round 1 paired and published: computed again
+    tournament.refresh_from_db()
+    standings.points_before(tournament, 1)
+    assert counted["points"] == 2
+    play_round(tournament, chief)
+    read()
+    assert counted == {"ranked": 1, "aro": 1, "points": 3}
+    draft = rounds.pair_next_round(tournament, chief)
+    read()
+    manual.start_session(draft, chief)  # a session that changes nothing: no integrity event
+    manual.end_session(draft, chief)
+    rounds.publish(draft, chief)
+    record_result(draft.games().first(), "1-0", chief)
+    read()
+    assert counted == {"ranked": 1, "aro": 1, "points": 3}
+    from pairing.models import Round
+
+    second = Round.objects.get(tournament=tournament, number=2).games().first()
+    record_result(second, "0-1" if second.result != "0-1" else "1-0", chief, expected=second.result, confirmations=3)
+    read()
+    assert counted == {"ranked": 2, "aro": 2, "points": 4}
