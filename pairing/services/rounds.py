@@ -31,6 +31,7 @@ from ..models import (
     Tournament,
     namesakes,
 )
+from ..reports.standings import points_before
 from ..warning_levels import Level, require
 from . import acceleration, roundrobin
 from .drafts import discard_draft  # noqa: F401 - callers' name (the step lives below the services)
@@ -228,6 +229,9 @@ def pair_next_round(t: Tournament, user=None) -> Round:
     # transaction made (its revision): the draft's page reads them instead of building
     # the snapshot again (at 9,999 players x 41 rounds, 2-3 s)
     draft_warnings(rnd, snapshot, revision)
+    # and the points before the round, which the draft's boards and then the published
+    # round's show (kept while only later rounds change: reports.standings.points_before)
+    points_before(t, number)
     return rnd
 
 
