@@ -166,7 +166,8 @@ def measure(client, url: str, before) -> dict:
 def arbiter_round(t, client) -> list[dict]:
     """The arbiter's round at this size, each step timed through the views: the missing
     results (the last one timed), pairing the next round (the engine and the draft
-    stored), the draft page, publishing, and the published round's page."""
+    stored), the draft page, publishing, the published round's page, and the first
+    visitor's round, standings and ARO list after publishing."""
     from django.urls import reverse
 
     from pairing.models import Game, GameResult
@@ -199,6 +200,22 @@ def arbiter_round(t, client) -> list[dict]:
     number = int(draft.rstrip("/").rsplit("/", 1)[1])
     step(f"publish round {number}", "POST", reverse("pairing:round_publish", args=[t.slug, number]), expect=(302,))
     step(f"round {number}: results entry", "GET", reverse("pairing:round", args=[t.slug, number]))
+    # what the crowd asks the minute the round is out: each page's first request after
+    # publishing, as an anonymous visitor
+    from django.test import Client
+
+    visitor = Client()
+    for name, url in ((f"round {number} by board", reverse("pairing:round", args=[t.slug, number])),
+                      ("standings", reverse("pairing:standings", args=[t.slug])),
+                      ("ARO list", reverse("pairing:aro", args=[t.slug]))):
+        start = time.perf_counter()
+        response = visitor.get(url)
+        took = time.perf_counter() - start
+        assert response.status_code == 200, (name, response.status_code)
+        rows.append({"who": "public", "page": f"{name} (after publishing)", "url": url, "cold_ms": None,
+                     "first_ms": round(took * 1000), "again_ms": None, "kb": round(len(response.content) / 1024),
+                     "queries": None})
+        print(f"| public | {name} (after publishing) | | {rows[-1]['first_ms']} ms | | | {rows[-1]['kb']:,} | |", flush=True)
     return rows
 
 

@@ -73,7 +73,7 @@ class AroLine(NamedTuple):
     white: bool  # a White seeker
 
 
-def aro_lines(t: Tournament, number: int | None = None) -> tuple[int, tuple[AroLine, ...]]:
+def aro_lines(t: Tournament, number: int | None = None, snapshot=None) -> tuple[int, tuple[AroLine, ...]]:
     """Dubov 9: every player of the ARO list published before round ``number`` (one of
     :func:`aro_rounds`; default the round in play, else the next round to pair), in the
     list's order: scoregroups from the highest, in each the White seekers by ARO (then
@@ -82,16 +82,18 @@ def aro_lines(t: Tournament, number: int | None = None) -> tuple[int, tuple[AroL
     rating by the higher ARO, then by name) and the AROs are not rounded (1.2): shown to
     one decimal, as 6.2's example, and ordered by their exact value.  Computed once and
     shared until something before round ``number`` changes
-    (:func:`pairing.computed.through_round`)."""
+    (:func:`pairing.computed.through_round`).  ``snapshot``: the tournament before round
+    ``number``, when the caller has built it (the pairing of that round)."""
     from ..computed import through_round
 
     if number is None:
         number = aro_rounds(t)[-1]
-    return number, through_round(t, "aro-list", number - 1, lambda: _aro_lines(t, number), rounds_too=True)
+    return number, through_round(t, "aro-list", number - 1, lambda: _aro_lines(t, number, snapshot), rounds_too=True)
 
 
-def _aro_lines(t: Tournament, number: int) -> tuple[AroLine, ...]:
-    snapshot = build_snapshot(t, number)
+def _aro_lines(t: Tournament, number: int, snapshot=None) -> tuple[AroLine, ...]:
+    if snapshot is None:
+        snapshot = build_snapshot(t, number)
     states = engine.player_states(snapshot)
     players = {p.id: p for p in snapshot.players}
     rules = snapshot.dubov_rules

@@ -31,6 +31,7 @@ from ..models import (
     Tournament,
     namesakes,
 )
+from ..reports.aro import aro_lines
 from ..reports.standings import points_before
 from ..warning_levels import Level, require
 from . import acceleration, roundrobin
@@ -232,6 +233,10 @@ def pair_next_round(t: Tournament, user=None) -> Round:
     # and the points before the round, which the draft's boards and then the published
     # round's show (kept while only later rounds change: reports.standings.points_before)
     points_before(t, number)
+    if snapshot.system is engine.System.DUBOV:
+        # the ARO list published with the round (Dubov 9), from the figures the engine
+        # paired with: the first visitor after publishing does not wait for them
+        aro_lines(t, number, snapshot)
     return rnd
 
 

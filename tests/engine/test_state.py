@@ -120,3 +120,26 @@ def test_pab_eligibility(history, eligible):
 def test_pab_eligibility_zero_valued_pab_still_blocks():
     """D8: an earlier U blocks whatever it was worth."""
     assert not pab_eligible(parse_history("U"), PointSystem(pairing_bye=0))
+
+
+def test_the_figures_of_the_same_snapshot_are_computed_once_and_given_as_a_new_dict(monkeypatch):
+    """The app pairs a round and publishes its ARO list from one snapshot: the second
+    call for that snapshot object reuses the figures (a new dict each time, so a caller
+    changing its copy changes no one else's); another snapshot, even an equal one,
+    computes its own."""
+    from pairing.engine.dubov import state
+    from pairing.engine.generator import GeneratorConfig, generate
+
+    played = generate(GeneratorConfig(players=12, rounds=5, seed=3), rounds_to_play=3)
+    snapshot = played.snapshot(4)
+    computed = []
+    real = state._player_states
+    monkeypatch.setattr(state, "_player_states", lambda s: computed.append(s) or real(s))
+    first = state.player_states(snapshot)
+    second = state.player_states(snapshot)
+    assert first == second and first is not second and len(computed) == 1
+    first.clear()
+    assert state.player_states(snapshot) == second
+    other = played.snapshot(4)
+    assert other == snapshot and other is not snapshot
+    assert state.player_states(other) == second and len(computed) == 2

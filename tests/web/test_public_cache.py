@@ -618,3 +618,29 @@ def test_standings_aro_list_and_scores_before_a_round_are_kept_while_later_round
     record_result(second, "0-1" if second.result != "0-1" else "1-0", chief, expected=second.result, confirmations=3)
     read()
     assert counted == {name: n + 1 for name, n in baseline.items()}
+
+
+def test_pairing_a_dubov_round_computes_its_aro_list_and_publishing_keeps_it(tournament, chief, players, monkeypatch):
+    """The ARO list published with a round (Dubov 9) is computed when the round is paired,
+    from the figures the engine paired with, and is the list a fresh computation gives;
+    the first visitor after publishing reads it without computing it."""
+    from pairing.reports import aro
+    from pairing.services import rounds
+    from pairing.models import Tournament
+    from tests.web.helpers import play_round
+
+    Tournament.objects.filter(pk=tournament.pk).update(public=True)
+    play_round(tournament, chief)
+    play_round(tournament, chief)
+    computed = []
+    real = aro._aro_lines
+    monkeypatch.setattr(aro, "_aro_lines", lambda *a: computed.append(a[1]) or real(*a))
+    draft = rounds.pair_next_round(tournament, chief)
+    assert computed == [3]
+    rounds.publish(draft, chief)
+    tournament.refresh_from_db()
+    number, lines = aro.aro_lines(tournament)
+    assert number == 3 and computed == [3]
+    assert lines == real(tournament, 3)
+    page = Client().get(reverse("pairing:aro", args=[tournament.slug]))
+    assert page.status_code == 200 and computed == [3]
