@@ -117,10 +117,11 @@ ELIGIBLE_SHOWN = 30
 
 
 def _bracket_players(b: dict) -> set[int]:
-    """Every player a stored bracket names, whatever the system (its lists of ids)."""
+    """Every player a stored bracket names, whatever the system (its lists of ids; not the
+    Dutch exchange's BSNs)."""
     found: set[int] = set()
-    for value in b.values():
-        if isinstance(value, list):
+    for key, value in b.items():
+        if isinstance(value, list) and key != "exchanged":
             for item in value:
                 if isinstance(item, int):
                     found.add(item)

@@ -624,9 +624,9 @@ def test_pairing_a_dubov_round_computes_its_aro_list_and_publishing_keeps_it(tou
     """The ARO list published with a round (Dubov 9) is computed when the round is paired,
     from the figures the engine paired with, and is the list a fresh computation gives;
     the first visitor after publishing reads it without computing it."""
+    from pairing.models import Tournament
     from pairing.reports import aro
     from pairing.services import rounds
-    from pairing.models import Tournament
     from tests.web.helpers import play_round
 
     Tournament.objects.filter(pk=tournament.pk).update(public=True)
