@@ -36,7 +36,8 @@ from ..models import (
 )
 from ..warning_levels import Level, require
 from . import events, integrity, provenance, restore
-from .rounds import open_next_round, warnings_for
+from .draft_checks import warnings_for
+from .rounds import open_next_round
 from .snapshot import absent_ids
 
 

@@ -23,11 +23,11 @@ from ..forms.rounds import by_number
 from ..models import Conflict, Round
 from ..reports.standings import adjourned_text, figure, open_adjourned
 from ..services import manual
+from ..services.draft_checks import draft_warnings
 from ..services.rounds import (
     PairingRefused,
     adjourn_open_boards,
     discard_draft,
-    draft_warnings,
     named_in,
     pair_next_round,
     publish,

@@ -9,7 +9,7 @@ import pytest
 from pairing import engine
 from pairing.engine.generator import GeneratorConfig, generate
 from pairing.engine.model import PointSystem
-from pairing.services.rounds import _figures
+from pairing.services.draft_checks import _figures
 
 
 @pytest.mark.parametrize("seed", range(6))
