@@ -145,19 +145,28 @@ def aro_list(t: Tournament, number: int | None = None) -> tuple[int, list[AroGro
     return number, aro_groups(t, lines)
 
 
-def aro_spread(t: Tournament) -> list:
+def aro_spread(t: Tournament, snapshot=None) -> list:
     """Per complete round, per scoregroup: the range of AROs (see :mod:`pairing.reports.aro_chart`).
-    Computed once and shared until a complete round changes."""
+    Computed once and shared until a complete round changes.  ``snapshot``: the
+    tournament before the round after the last complete one (its pairing), whose
+    histories and ratings are those the chart is drawn from."""
     from ..computed import through_round
 
     done = complete_rounds(t)
-    return through_round(t, "aro-spread", done, lambda: _aro_spread(t, done), rounds_too=True)
+    if snapshot is not None and snapshot.round_number - 1 != done:
+        snapshot = None
+    return through_round(t, "aro-spread", done, lambda: _aro_spread(t, done, snapshot), rounds_too=True)
 
 
-def _aro_spread(t: Tournament, done: int) -> list:
+def _aro_spread(t: Tournament, done: int, snapshot=None) -> list:
     from . import aro_chart
 
-    players = list(t.player_set.all())
-    hist = histories(t, done, players)
-    figures = aro_chart.running_figures(hist, {p.pk: p.rating for p in players}, point_system(t))
+    if snapshot is not None:
+        hist = {p.id: p.history for p in snapshot.players}
+        ratings = {p.id: p.rating for p in snapshot.players}
+    else:
+        players = list(t.player_set.all())
+        hist = histories(t, done, players)
+        ratings = {p.pk: p.rating for p in players}
+    figures = aro_chart.running_figures(hist, ratings, point_system(t))
     return aro_chart.spread_by_scoregroup(figures)

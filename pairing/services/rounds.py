@@ -30,7 +30,7 @@ from ..models import (
     RoundStatus,
     Tournament,
 )
-from ..reports.aro import aro_lines
+from ..reports.aro import aro_lines, aro_spread
 from ..reports.standings import points_before
 from ..warning_levels import Level, require
 from . import acceleration, roundrobin
@@ -241,7 +241,8 @@ def _compute_ahead(t: Tournament, rnd: Round, snapshot: Snapshot, revision: int)
     - the points before the round, which the draft's boards and the published round's
       show (kept while only later rounds change: reports.standings.points_before);
     - for Dubov, the ARO list published with the round (Dubov 9), from the figures the
-      engine paired with.
+      engine paired with, and the page's chart of the AROs per scoregroup in the rounds
+      before it.
 
     The round is paired and committed already: a failure here is logged, and each page
     computes what it needs when it is asked."""
@@ -250,6 +251,7 @@ def _compute_ahead(t: Tournament, rnd: Round, snapshot: Snapshot, revision: int)
         points_before(t, snapshot.round_number)
         if snapshot.system is engine.System.DUBOV:
             aro_lines(t, snapshot.round_number, snapshot)
+            aro_spread(t, snapshot)
     except Exception:  # noqa: BLE001 - a cache filled ahead of time must not fail the pairing
         logger.exception("Round %s of tournament %s: computing its pages ahead failed", snapshot.round_number, t.pk)
 

@@ -621,9 +621,10 @@ def test_standings_aro_list_and_scores_before_a_round_are_kept_while_later_round
 
 
 def test_pairing_a_dubov_round_computes_its_aro_list_and_publishing_keeps_it(tournament, chief, players, monkeypatch):
-    """The ARO list published with a round (Dubov 9) is computed when the round is paired,
-    from the figures the engine paired with, and is the list a fresh computation gives;
-    the first visitor after publishing reads it without computing it."""
+    """The ARO list published with a round (Dubov 9) and its chart of the rounds before it
+    are computed when the round is paired, from the snapshot the engine paired, and are
+    what a fresh computation gives; the first visitor after publishing reads them without
+    computing them."""
     from pairing.models import Tournament
     from pairing.reports import aro
     from pairing.services import rounds
@@ -632,15 +633,17 @@ def test_pairing_a_dubov_round_computes_its_aro_list_and_publishing_keeps_it(tou
     Tournament.objects.filter(pk=tournament.pk).update(public=True)
     play_round(tournament, chief)
     play_round(tournament, chief)
-    computed = []
-    real = aro._aro_lines
+    computed, charted = [], []
+    real, real_spread = aro._aro_lines, aro._aro_spread
     monkeypatch.setattr(aro, "_aro_lines", lambda *a: computed.append(a[1]) or real(*a))
+    monkeypatch.setattr(aro, "_aro_spread", lambda *a: charted.append(a[1]) or real_spread(*a))
     draft = rounds.pair_next_round(tournament, chief)
-    assert computed == [3]
+    assert computed == [3] and charted == [2]  # the list before round 3, the chart of rounds 1-2
     rounds.publish(draft, chief)
     tournament.refresh_from_db()
     number, lines = aro.aro_lines(tournament)
     assert number == 3 and computed == [3]
     assert lines == real(tournament, 3)
+    assert aro.aro_spread(tournament) == real_spread(tournament, 2) and charted == [2]
     page = Client().get(reverse("pairing:aro", args=[tournament.slug]))
-    assert page.status_code == 200 and computed == [3]
+    assert page.status_code == 200 and computed == [3] and charted == [2]
