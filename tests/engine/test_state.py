@@ -1,6 +1,8 @@
 """Player figures (dubov/state.py): ARO (1.6 / D5), colour preference (1.5 / D4),
 upfloats (D7), PAB eligibility (C2 / D8), MaxT (1.7.2 / D6)."""
 
+import gc
+
 import pytest
 
 from pairing.engine import Colour, PointSystem, PreferenceStrength, max_t, player_states
@@ -143,3 +145,7 @@ def test_the_figures_of_the_same_snapshot_are_computed_once_and_given_as_a_new_d
     other = played.snapshot(4)
     assert other == snapshot and other is not snapshot
     assert state.player_states(other) == second and len(computed) == 2
+    del snapshot, other
+    computed.clear()
+    gc.collect()
+    assert state._last == (None, None)  # the snapshots gone, their figures are not kept

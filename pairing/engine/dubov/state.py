@@ -127,8 +127,15 @@ def player_states(snapshot: Snapshot) -> dict[int, PlayerState]:
     if ref is not None and ref() is snapshot:
         return dict(states)
     states = _player_states(snapshot)
-    _last = (weakref.ref(snapshot), states)
+    _last = (weakref.ref(snapshot, _forget), states)
     return dict(states)
+
+
+def _forget(ref) -> None:
+    """The snapshot is gone: let its figures go too (unless a later one replaced them)."""
+    global _last
+    if _last[0] is ref:
+        _last = (None, None)
 
 
 def _player_states(snapshot: Snapshot) -> dict[int, PlayerState]:
