@@ -62,7 +62,7 @@ def pair_next(request: HttpRequest, slug: str) -> HttpResponse:
 def draft_context(rnd: Round, games: list, page: Page | None = None) -> dict:
     """What a draft's page adds for its arbiters: the engine's explanation, the colour rule
     of each of ``games`` (or "by hand"), the rule warnings of the whole draft (computed
-    once per state, :func:`~pairing.services.rounds.draft_warnings`) and, in a manual
+    once per state, :func:`~pairing.services.draft_checks.draft_warnings`) and, in a manual
     session, its forms.
 
     With the boards in pages (``page``), the explanation gives the brackets of the
