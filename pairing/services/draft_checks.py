@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 
 from .. import engine
 from ..engine import Colour, Snapshot
-from ..engine.history import preference_of_colours
 from ..models import Round, namesakes
 from .snapshot import build_snapshot
 
@@ -54,8 +53,7 @@ def _figures(snapshot: Snapshot) -> dict[int, _Figures]:
     absolute = engine.PreferenceStrength.ABSOLUTE
     for p in snapshot.players:
         cols = engine.played_colours(p.history)
-        # Dubov 1.5.2.4: no played game, a mild preference for Black
-        pref = preference_of_colours(cols) or engine.Preference(Colour.BLACK, engine.PreferenceStrength.MILD)
+        pref = engine.colour_preference(p.history)
         out[p.id] = _Figures(sum(1 if c is Colour.WHITE else -1 for c in cols), cols, pref.colour,
                              pref.strength == absolute, len(cols), engine.pab_eligible(p.history, snapshot.points),
                              False)

@@ -70,7 +70,11 @@ def draft_context(rnd: Round, games: list, page: Page | None = None) -> dict:
     (600 KB of HTML); each page explains its own boards, and a bracket that made no board
     (its players all moved down) is explained on the last page."""
     paged = page is not None and page.split
-    ex = _explanation(rnd, _brackets_on(rnd, page) if paged else None,
+    # every board of the draft (white, black), read once for the brackets of the page and
+    # the boards changed by hand
+    boards = list(rnd.game_set.order_by("board").values_list("board", "white_id", "black_id")) \
+        if paged or rnd.manual_changes else []
+    ex = _explanation(rnd, _brackets_on(rnd, boards, page) if paged else None,
                       {(g.white_id, g.black_id) for g in games} if paged else None)
     for g in games:
         g.colour_rule = ex["colours"].get((g.white_id, g.black_id))
@@ -78,10 +82,8 @@ def draft_context(rnd: Round, games: list, page: Page | None = None) -> dict:
         g.by_hand = bool(ex["has_colours"] and g.colour_rule is None)
     # every board changed by hand, on this page or another
     made = {(c["white"], c["black"]) for c in (rnd.explanation or {}).get("colours", [])}
-    ex["boards_by_hand"] = [
-        board for board, white, black in rnd.game_set.order_by("board").values_list("board", "white_id", "black_id")
-        if (white, black) not in made
-    ] if made and rnd.manual_changes else []
+    ex["boards_by_hand"] = [board for board, white, black in boards if (white, black) not in made] \
+        if made and rnd.manual_changes else []
     ctx = {"ex": ex, "warnings": draft_warnings(rnd)}
     if rnd.manual_session:  # the forms of a session (the page shows them in one only)
         in_pool = manual.pool(rnd)
@@ -130,13 +132,12 @@ def _bracket_players(b: dict) -> set[int]:
     return found
 
 
-def _brackets_on(rnd: Round, page: Page) -> list[int]:
+def _brackets_on(rnd: Round, boards: list[tuple[int, int, int]], page: Page) -> list[int]:
     """The indexes of the stored brackets that hold a player of a board on ``page``
-    (the boards in the page's order, PAGE_ROWS a page); on the last page, also those that
-    hold no player of any board."""
+    (``boards``: the draft's (board, white, black) in the page's order, PAGE_ROWS a page);
+    on the last page, also those that hold no player of any board."""
     page_of_player: dict[int, int] = {}
-    boards = rnd.game_set.order_by("board").values_list("white_id", "black_id")
-    for index, (white, black) in enumerate(boards):
+    for index, (_board, white, black) in enumerate(boards):
         page_of_player[white] = page_of_player[black] = page_holding(index)
     shown = []
     for index, b in enumerate((rnd.explanation or {}).get("brackets", [])):

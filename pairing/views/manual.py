@@ -20,6 +20,12 @@ from ..warning_levels import NeedsConfirmation
 from .confirm import ask, confirmable, given
 
 
+def _choices(t) -> dict:
+    """What a session's form chooses from: every player of the tournament (the service
+    says when one is not in the pool), by list or by pairing number as the page showed."""
+    return {"players": list(t.player_set.all()), "numbers": by_number(t)}
+
+
 def _form_error(form) -> str:
     return " ".join(e for errs in form.errors.values() for e in errs)
 
@@ -56,12 +62,12 @@ def round_manual(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         elif op == "end":
             messages.success(request, manual.end_session(rnd, request.user, given(request)))
         elif op == "pool":
-            form = OnePlayerForm(request.POST, players=list(t.player_set.all()), numbers=by_number(t))
+            form = OnePlayerForm(request.POST, **_choices(t))
             if not form.is_valid():
                 raise ValueError(_form_error(form))
             messages.success(request, manual.to_pool(rnd, t.player_set.get(pk=form.cleaned_data["player"]), request.user))
         elif op == "pair":
-            form = PoolPairForm(request.POST, players=list(t.player_set.all()), numbers=by_number(t))
+            form = PoolPairForm(request.POST, **_choices(t))
             if not form.is_valid():
                 raise ValueError(_form_error(form))
             white = t.player_set.get(pk=form.cleaned_data["a"])
@@ -69,7 +75,7 @@ def round_manual(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             found = manual.pair_from_pool(rnd, white, black, request.user, given(request))
             messages.success(request, _("Paired %(white)s – %(black)s.") % {"white": white.shown_name, "black": black.shown_name} + _warned(found))
         elif op == "pab":
-            form = OnePlayerForm(request.POST, players=list(t.player_set.all()), numbers=by_number(t))
+            form = OnePlayerForm(request.POST, **_choices(t))
             if not form.is_valid():
                 raise ValueError(_form_error(form))
             player = t.player_set.get(pk=form.cleaned_data["player"])
