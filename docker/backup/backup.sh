@@ -57,18 +57,19 @@ take() {
   # the server may still be starting (a first start initialises it behind a socket only)
   pg_isready -q -t 60 || true
   name="$dir/$db-daily-$(date -u +%Y%m%dT%H%M%SZ).dump"
-  if pg_dump --format=custom --file="$name.partial" 2>/tmp/backup-error; then
+  errors=$(mktemp)  # pg_dump's messages, for the log line of a failure
+  if pg_dump --format=custom --file="$name.partial" 2>"$errors"; then
     chmod 600 "$name.partial"
     mv "$name.partial" "$name"
     say "written: $(basename "$name") ($(stat -c %s "$name") bytes)"
-    rm -f /tmp/backup-error
+    rm -f "$errors"
     # keep the newest whatever its age; delete the daily files past the limit
     find "$dir" -maxdepth 1 -name "$pattern" -mmin +$(( keep_days * 1440 )) ! -name "$(basename "$name")" \
       -print -delete | while read -r old; do say "deleted (over $keep_days days old): $(basename "$old")"; done
     return 0
   fi
-  say "FAILED: $(tail -n 3 /tmp/backup-error | tr '\n' ' ')"
-  rm -f "$name.partial" /tmp/backup-error
+  say "FAILED: $(tail -n 3 "$errors" | tr '\n' ' ')"
+  rm -f "$name.partial" "$errors"
   return 1
 }
 
