@@ -24,11 +24,11 @@ run: $(STAMP)
 	$(PY) scripts/run_dev.py 127.0.0.1:8000
 
 ## make test: set up and run the whole test suite (SQLite, real browser and nginx included).
-## Two processes for everything but the hosting tests, which run alone afterwards: they
-## time slow clients through nginx and start gunicorn, and must not share the CPU.
+## Two processes for everything but the tests marked `alone` (tests/hosting: slow clients and a
+## crowd timed through nginx and gunicorn), which run afterwards on their own: they must not share the CPU.
 test: $(STAMP) test-deps
-	$(PY) -m pytest -n 2 --ignore=tests/hosting
-	$(PY) -m pytest tests/hosting
+	$(PY) -m pytest -n 2 -m "not alone"
+	$(PY) -m pytest -m alone tests/hosting
 
 test-deps:
 	@bash scripts/ensure-chromium.sh

@@ -22,6 +22,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from load_site import arguments  # noqa: E402
 from load_stack import DEMO_PASSWORD, DEMO_SLUG, DEMO_USER, Session, Site, nginx_binary  # noqa: E402
 
+# timed through nginx and gunicorn: run alone, after the rest (make test)
+pytestmark = pytest.mark.alone
+
 
 @pytest.fixture(scope="module")
 def site():

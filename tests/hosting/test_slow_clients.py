@@ -32,6 +32,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "docker" / "nginx"))
 from outside import configure  # noqa: E402  (the stack's nginx.conf, run outside Docker)
 
+# timed through nginx and gunicorn: run alone, after the rest (make test)
+pytestmark = pytest.mark.alone
+
 VENV_BIN = Path(sys.executable).parent
 HOST = "chess.example.org"
 SECRET = "slow-client-test-" + "k" * 50
