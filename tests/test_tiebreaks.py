@@ -911,3 +911,42 @@ def test_rtng_ranks_the_higher_rating_first_and_tpn_the_lower_number_first():
     by_number = standings(t, parse_order("TPN, RTNG"))
     assert [(r.rank, r.id) for r in by_number] == [(1, 1), (2, 2), (3, 3)]
     assert [r.tiebreaks[0] for r in by_number] == [1, 2, 3]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 30), rounds=st.integers(1, 6), data=st.data())
+def test_any_history_changed_on_one_side_only_is_refused_and_the_untouched_one_is_read(seed, players, rounds, data):
+    """The histories are checked against each other a round at a time: every entry
+    changed on one player's line only -- another opponent, none, a result the
+    opponent's line does not mirror, a bye with an opponent -- is refused with the
+    problem named, and the tournament as generated is read."""
+    from pairing.engine.generator import GeneratorConfig, generate_fast
+
+    gen = generate_fast(GeneratorConfig(players=players, rounds=rounds, seed=seed), rounds)
+    t = TBTournament.from_players(gen.players, gen.points)
+    compute(t, (TB.BH, TB.SB))  # untouched: read
+    k = data.draw(st.integers(0, len(t.players) - 1))
+    r = data.draw(st.integers(0, rounds - 1))
+    p = t.players[k]
+    e = p.history[r]
+    others = [q.id for q in t.players if q.id not in (p.id, e.opponent)]
+    changes = [RoundEntry(p.id, e.colour or Colour.WHITE, Result.WIN)]  # paired with themself
+    if e.opponent is None:
+        changes.append(RoundEntry(t.players[k - 1].id, Colour.WHITE, e.result))  # a bye with an opponent
+        if others:
+            changes.append(RoundEntry(others[0], Colour.WHITE, Result.WIN))  # a game nobody else has
+    else:
+        changes.append(RoundEntry(None, None, e.result))  # a game against nobody
+        changes.append(RoundEntry(None, None, Result.PAIRING_BYE))  # a bye its opponent does not know
+        if others:
+            changes.append(RoundEntry(data.draw(st.sampled_from(others)), e.colour, e.result))
+        back = next(q for q in t.players if q.id == e.opponent).history[r].result
+        unmirrored = [x for x in (Result.WIN, Result.DRAW, Result.LOSS, Result.FORFEIT_WIN, Result.FORFEIT_LOSS,
+                                  Result.WIN_UNRATED, Result.LOSS_UNRATED) if back not in x.opponent_results]
+        changes.append(RoundEntry(e.opponent, e.colour, data.draw(st.sampled_from(unmirrored))))
+    change = data.draw(st.sampled_from(changes))
+    history = p.history[:r] + (change,) + p.history[r + 1:]
+    broken = TBTournament(t.players[:k] + (TBPlayer(p.id, p.rating, history, p.tpn),) + t.players[k + 1:],
+                          t.rounds, t.points)
+    with pytest.raises(TieBreakError, match=rf"player \d+|round {r + 1}"):
+        compute(broken, (TB.BH,))

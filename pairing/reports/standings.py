@@ -40,7 +40,7 @@ def column_places(columns: list[list], most: int = 2) -> tuple[int, ...]:
     out = []
     for values in columns:
         needed = 0
-        for v in values:
+        for v in set(values):  # each value once (a big field repeats most of them)
             if isinstance(v, int):
                 continue
             text = figure(v, most)

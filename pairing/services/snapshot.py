@@ -53,8 +53,9 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
     ``players`` only when given (their opponents appear as ids).
 
     A round with neither a game nor a bye (late entry, withdrawn, not paired) is ``Z``.
-    Drafts are ignored.  A game still without a result raises ValueError.  Two queries
-    and one pass over the games (a 9,999-player, 40-round field: 200,000 games).
+    Drafts are ignored.  A game still without a result raises ValueError (naming its
+    round and board).  A few queries and one pass over the games (a 9,999-player,
+    40-round field: 200,000 games), read without a join (the rounds' numbers apart).
     """
     ids = [p.pk for p in players] if players is not None else list(t.player_set.values_list("pk", flat=True))
     # a few players: their games only; many (the whole field, as the standings ask): every
@@ -63,30 +64,51 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
     subset = players is not None and len(ids) <= _FEW_PLAYERS
     zero = _BYE_ENTRIES[ByeKind.ZERO]
     hist: dict[int, list[RoundEntry]] = {pk: [zero] * up_to for pk in ids}
-    games = Game.objects.filter(round__tournament=t, round__number__lte=up_to).exclude(
-        round__status=RoundStatus.DRAFT
+    # the rounds' numbers apart (a few rows), so that the games are read without a join
+    numbers = dict(
+        t.round_set.filter(number__lte=up_to).exclude(status=RoundStatus.DRAFT).values_list("pk", "number")
     )
+    games = Game.objects.filter(round_id__in=numbers)
     byes = Bye.objects.filter(tournament=t, round_number__lte=up_to)
     if subset:
         games = games.filter(Q(white_id__in=ids) | Q(black_id__in=ids))
         byes = byes.filter(player_id__in=ids)
     white, black, sides_of = Colour.WHITE, Colour.BLACK, _SIDE_RESULTS
-    for number, board, w, b, result in games.values_list("round__number", "board", "white_id", "black_id", "result"):
-        sides = sides_of.get(result)
-        if sides is None:
-            if w in hist or b in hist:
-                raise ValueError(f"round {number} board {board} has no result yet")
-            continue
-        if w in hist:
-            hist[w][number - 1] = RoundEntry(b, white, sides[0])
-        if b in hist:
-            hist[b][number - 1] = RoundEntry(w, black, sides[1])
+    rows = games.values_list("pk", "round_id", "white_id", "black_id", "result")
+    if players is None or not subset and len(hist) == t.player_set.count():
+        # the whole field: every game's two players have a line
+        for pk, round_id, w, b, result in rows:
+            sides = sides_of.get(result)
+            if sides is None:
+                _no_result_yet(pk, numbers[round_id])
+            r = numbers[round_id] - 1
+            hist[w][r] = RoundEntry(b, white, sides[0])
+            hist[b][r] = RoundEntry(w, black, sides[1])
+    else:
+        line = hist.get
+        for pk, round_id, w, b, result in rows:
+            sides = sides_of.get(result)
+            of_white, of_black = line(w), line(b)
+            if sides is None:
+                if of_white is not None or of_black is not None:
+                    _no_result_yet(pk, numbers[round_id])
+                continue
+            r = numbers[round_id] - 1
+            if of_white is not None:
+                of_white[r] = RoundEntry(b, white, sides[0])
+            if of_black is not None:
+                of_black[r] = RoundEntry(w, black, sides[1])
     published = set(t.published_rounds().values_list("number", flat=True))
     for player_id, number, kind in byes.values_list("player_id", "round_number", "kind"):
         if (kind == ByeKind.PAIRING and number not in published) or player_id not in hist:
             continue  # the PAB of a draft, or a player not asked for
         hist[player_id][number - 1] = _BYE_ENTRIES[kind]
     return hist
+
+
+def _no_result_yet(game_pk: int, number: int) -> None:
+    board = Game.objects.filter(pk=game_pk).values_list("board", flat=True).first()
+    raise ValueError(f"round {number} board {board} has no result yet")
 
 
 def absent_ids(t: Tournament, round_number: int) -> frozenset[int]:

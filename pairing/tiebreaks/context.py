@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
+from itertools import compress
+from operator import attrgetter, mul
 
 from pairing.engine.model import Colour, Result, RoundEntry
 from pairing.tiebreak_data import EXPECTED_BY_DIFFERENCE, dp_for_percent
@@ -60,7 +62,13 @@ _AVAILABLE_UNPLAYED = frozenset({Result.PAIRING_BYE.value, Result.FORFEIT_WIN.va
 _BYE = frozenset(r.value for r in Result if r.is_bye)
 _WON_CODES = frozenset(r.value for r in _WON)
 _HALF_POINTS = {r.value: h for r, h in _GAME_FRACTION.items()}
+# a round's result code and opponent id, read in C (the histories are long: 400,000
+# entries at 10,000 x 40)
+_CODE = attrgetter("result._value_")
+_OPPONENT = attrgetter("opponent")
 _MIRROR = {r.value: frozenset(m.value for m in r.opponent_results) for r in Result if r.opponent_results}
+# (a player's code, the opponent's code) of every game whose two lines agree
+_MIRRORED = frozenset((code, back) for code, backs in _MIRROR.items() for back in backs)
 
 
 def _facts(t: TBTournament) -> tuple[dict[int, int], list[list[str]], list[list[int]]]:
@@ -75,22 +83,24 @@ def _facts(t: TBTournament) -> tuple[dict[int, int], list[list[str]], list[list[
     rounds = t.rounds
     codes: list[list[str]] = []
     opps: list[list[int]] = []
+    of = {**index, None: -1}.__getitem__  # an opponent's index, -1 for none
     try:
         for p in players:
             history = p.history
             if len(history) != rounds:
                 _explain(t)
-            codes.append([e.result._value_ for e in history])
-            opps.append([-1 if e.opponent is None else index[e.opponent] for e in history])
+            codes.append(list(map(_CODE, history)))
+            opps.append(list(map(of, map(_OPPONENT, history))))
     except KeyError:  # an unknown opponent
         _explain(t)
-    # a bye against nobody; a game against someone else whose line has this game too
-    for k, (code, opp) in enumerate(zip(codes, opps, strict=True)):
-        for r, (c, j) in enumerate(zip(code, opp, strict=True)):
-            if c in _BYE:
-                if j != -1:
+    # a bye against nobody; a game against someone else whose line has this game too:
+    # checked a round at a time, on the rounds' columns (zip(*rows) transposes in C)
+    for col_opp, col_code in zip(zip(*opps, strict=True), zip(*codes, strict=True), strict=True):
+        for k, j in enumerate(col_opp):
+            if j < 0:
+                if col_code[k] not in _BYE:
                     _explain(t)
-            elif j < 0 or j == k or opps[j][r] != k or codes[j][r] not in _MIRROR[c]:
+            elif j == k or col_opp[j] != k or (col_code[k], col_code[j]) not in _MIRRORED:
                 _explain(t)
     return index, codes, opps
 
@@ -185,20 +195,22 @@ class _Context:
             self.rating_at = None
         self._cache: dict[object, list[Value]] = {}
         self._fore: _Context | None = None
-        self._items_cache: list[list[tuple[Decimal, Decimal, bool]]] | None = None
+        self._values_cache: list[list[Decimal]] | None = None
         self._met_cache: list[list[int]] | None = None
 
     # ------------------------------------------------------------ opponent-based
 
-    def _items(self, i: int) -> list[tuple[Decimal, Decimal, bool]]:
-        """(opponent value, points scored, VUR) per round: real opponent or dummy (16.4).
+    def _values(self) -> list[list[Decimal]]:
+        """Per player, the value of each round's opponent: the real opponent's score as
+        their opponents see it (16.3), or for a round without a game the dummy's (16.4).
 
         The dummy opponent has the player's own score; under the 2026 text that score is
         capped (16.4.1, 16.4.2): for a forfeit at the scheduled opponent's score as their
         opponents see it, for a round without an opponent at a draw per round (half the
-        maximum score of the rounds counted).
+        maximum score of the rounds counted).  A round without a game is a VUR (the cut
+        weighs it, 16.5) when the player was not available for it (``avail``).
         """
-        if self._items_cache is None:
+        if self._values_cache is None:
             as_opp, face = self.as_opp, self.face
             capped = self.t.rules >= RULES_2026
             half = self.t.points.draw * self.t.rounds
@@ -208,16 +220,11 @@ class _Context:
                     return face[k]
                 return min(face[k], as_opp[j] if j >= 0 else half)
 
-            self._items_cache = [
-                [
-                    (as_opp[j], p, False) if game else (dummy(k, j), p, not available)
-                    for j, p, game, available in zip(
-                        self.opp[k], self.pts[k], self.otb[k], self.avail[k], strict=True
-                    )
-                ]
+            self._values_cache = [
+                [as_opp[j] if game else dummy(k, j) for j, game in zip(self.opp[k], self.otb[k], strict=True)]
                 for k in range(self.n)
             ]
-        return self._items_cache[i]
+        return self._values_cache
 
     def koya_limit(self, shift: int = 0) -> Decimal:
         """C.07 9.2: half the maximum possible score, moved by ``shift`` half-points
@@ -235,23 +242,20 @@ class _Context:
         if key not in self._cache:
             column: list[Value] = []
             limit = self.koya_limit(shift)
-            for i in range(self.n):
-                items = self._items(i)
-                if not (low or high):  # nothing cut: the sum of the contributions
-                    if kind == "BH":
-                        column.append(sum((v for v, _, _ in items), _ZERO))
-                    elif kind == "SB":
-                        column.append(sum((p * v for v, p, _ in items), _ZERO))
-                    else:
-                        column.append(sum((p for v, p, _ in items if v >= limit), _ZERO))
-                    continue
+            for values, pts, avail in zip(self._values(), self.pts, self.avail, strict=True):
                 if kind == "BH":
-                    rows = [(v, v, vur) for v, _, vur in items]
+                    contributions = values
                 elif kind == "SB":
-                    rows = [(v, p * v, vur) for v, p, vur in items]
+                    contributions = list(map(mul, pts, values))
                 else:  # KS
-                    rows = [(v, p if v >= limit else _ZERO, vur) for v, p, vur in items]
-                column.append(_modified_sum(rows, low, high))
+                    contributions = [p if v >= limit else _ZERO for v, p in zip(values, pts, strict=True)]
+                if not (low or high):  # nothing cut: the sum of the contributions
+                    column.append(sum(contributions, _ZERO))
+                elif low == 1 and not high and values:  # the usual Cut-1
+                    column.append(_cut_one(values, contributions, avail))
+                else:
+                    rows = list(zip(values, contributions, [not a for a in avail], strict=True))
+                    column.append(_modified_sum(rows, low, high))
             self._cache[key] = column
         return self._cache[key]
 
@@ -296,16 +300,14 @@ class _Context:
     def _met(self, i: int) -> list[int]:
         """The opponents ``i`` met over the board (computed once for every player)."""
         if self._met_cache is None:
-            self._met_cache = [
-                [j for j, game in zip(opp, otb, strict=True) if game] for opp, otb in zip(self.opp, self.otb, strict=True)
-            ]
+            self._met_cache = [list(compress(opp, otb)) for opp, otb in zip(self.opp, self.otb, strict=True)]
         return self._met_cache[i]
 
     def _opponent_ratings(self, i: int) -> list[int]:
         """The ratings of the opponents met over the board: the rating each had in the
         round of the game for an event rated per round, else the first (C.07 10)."""
         if self.rating_at is None:
-            return [self.rating[j] for j in self._met(i)]
+            return list(map(self.rating.__getitem__, self._met(i)))
         return [self.rating_at[j][r] for r, j in enumerate(self.opp[i]) if self.otb[i][r]]
 
     def aro(self, low: int = 0, high: int = 0) -> list[Value]:
@@ -321,7 +323,7 @@ class _Context:
         return self._cache[key]
 
     def _half_points_otb(self, i: int) -> int:
-        return sum(_HALF_POINTS[c] for c, game in zip(self.code[i], self.otb[i], strict=True) if game)
+        return sum(map(_HALF_POINTS.__getitem__, compress(self.code[i], self.otb[i])))
 
     def tpr(self) -> list[Value]:
         if "TPR" not in self._cache:
@@ -432,6 +434,19 @@ def _vur_to_cut(rows: list[tuple[Decimal, Decimal, bool]], vurs: list[int]) -> i
     return min(vurs, key=lambda k: (rows[k][1], rows[k][0]))
 
 
+def _cut_one(values: list[Decimal], contributions: list[Decimal], available: list[bool]) -> Decimal:
+    """:func:`_modified_sum` with one low cut and no high cut (the usual Cut-1), on the
+    columns of a player's rounds without making their rows: the least significant value
+    (the lowest, ties: the lowest contribution) is cut, unless a VUR (a round the player
+    was not ``available`` for) has a smallest contribution at least as large."""
+    total = sum(contributions, _ZERO)
+    least = min(values) if contributions is values else min(zip(values, contributions, strict=True))[1]
+    if all(available):
+        return total - least
+    smallest = min(c for c, a in zip(contributions, available, strict=True) if not a)
+    return total - (smallest if smallest >= least else least)
+
+
 def _modified_sum(rows: list[tuple[Decimal, Decimal, bool]], low: int, high: int) -> Decimal:
     """Sum of contributions after the Cut/Median modifiers (C.07 14, 16.5).
 
@@ -441,11 +456,6 @@ def _modified_sum(rows: list[tuple[Decimal, Decimal, bool]], low: int, high: int
     high cut removes the most significant value (highest value, ties: highest
     contribution).  O(R) per cut.
     """
-    if low == 1 and not high and rows:  # the usual Cut-1, without copying the rows
-        total = sum((c for _, c, _ in rows), _ZERO)
-        least = min(rows)[1]  # the least significant value's contribution (ties: the lowest)
-        vurs = [c for _, c, vur in rows if vur]
-        return total - (min(vurs) if vurs and min(vurs) >= least else least)
     rows = list(rows)
     for _ in range(low):
         if not rows:

@@ -152,6 +152,8 @@ def without(rows: Sequence[StandingRow], dropped: Iterable[int]) -> list[Standin
     whose games still counted for everyone's points and tie-breaks -- and the ranks
     closed up: a shared rank is the position of the first of the tied rows."""
     gone = set(dropped)
+    if not gone.intersection(r.id for r in rows):  # nobody left out: the ranks stand
+        return list(rows)
     result: list[StandingRow] = []
     for r in rows:
         if r.id in gone:

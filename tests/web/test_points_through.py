@@ -59,3 +59,23 @@ def test_points_through_a_round_with_a_board_still_open_are_not_counted(tourname
     Game.objects.filter(round=rnd).update(result=GameResult.ADJOURNED)  # a draw until its result comes
     assert points_through(tournament, 2) == _by_histories(tournament, 2)
     assert Round.objects.filter(tournament=tournament).count() == 2
+
+
+@pytest.mark.django_db
+def test_histories_name_the_round_and_board_still_without_a_result(tournament, chief, players):
+    """The histories read the games without their rounds (the numbers apart); a board
+    still open is named by its round and board, and stops only the lines it is on."""
+    from tests.web.helpers import play_round
+
+    play_round(tournament, chief)
+    rnd = rounds.pair_next_round(tournament, chief)
+    rounds.publish(rnd, chief)
+    open_board = rnd.game_set.order_by("-board").first()
+    rnd.game_set.exclude(pk=open_board.pk).update(result=GameResult.WHITE_WINS)
+    with pytest.raises(ValueError, match=rf"^round 2 board {open_board.board} has no result yet$"):
+        histories(tournament, 2)
+    elsewhere = list(tournament.player_set.exclude(pk__in=[open_board.white_id, open_board.black_id]))[:3]
+    lines = histories(tournament, 2, elsewhere)
+    assert set(lines) == {p.pk for p in elsewhere} and all(len(h) == 2 for h in lines.values())
+    assert all(h[1].opponent is not None or h[1].result.is_bye for h in lines.values())
+    assert len(histories(tournament, 1)) == tournament.player_set.count()
