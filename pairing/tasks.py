@@ -13,6 +13,7 @@ it imports it (tests/test_layers.py).
 from __future__ import annotations
 
 import datetime
+import logging
 
 from django.db import transaction
 
@@ -23,6 +24,8 @@ except ImportError:  # Django 5.2: the backport
 
 from .models import Job, JobKind, Tournament
 from .services import jobs
+
+logger = logging.getLogger(__name__)
 
 
 def _worker_of(context: TaskContext) -> str:
@@ -60,3 +63,27 @@ def start(kind: str, *, user=None, tournament: Tournament | None = None, params:
         job = jobs.create(JobKind(kind), user=user, tournament=tournament, params=params, language=language,
                           scheduled_for=scheduled_for)
         return enqueue(job)
+
+
+@task()
+def compute_ahead(tournament_id: int) -> list[str]:
+    """The pages' figures after a round is complete, into the shared cache before the
+    first visitor asks (:mod:`pairing.reports.ahead`).  No job record: nobody waits on
+    its page, and a visitor who comes first computes (or waits for) the same values.  A
+    failure is logged; the pages compute what they need when they are asked."""
+    from .reports import ahead
+
+    t = Tournament.objects.filter(pk=tournament_id).first()
+    if t is None:
+        return []
+    try:
+        return ahead.after_a_round(t)
+    except Exception:  # noqa: BLE001 - work done ahead of time must not fail loudly
+        logger.exception("Tournament %s: computing its pages ahead after a round failed", tournament_id)
+        return []
+
+
+def round_complete(t: Tournament) -> None:
+    """Queue :func:`compute_ahead` for ``t`` once the transaction under way commits (at
+    once outside one)."""
+    transaction.on_commit(lambda: compute_ahead.enqueue(t.pk))

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from .. import tasks
 from ..access import get_game, get_round, get_tournament_for_arbiter, get_tournament_for_viewer
 from ..models import (
     COMMON_RESULTS,
@@ -290,6 +291,14 @@ def _by_name_context(request: HttpRequest, t, rnd: Round, is_arbiter: bool) -> d
             "acceleration_note": acceleration.round_note(t, rnd.number)}
 
 
+def _after_a_result(t, rnd: Round) -> None:
+    """A result that leaves its round complete -- the round's last one, or a correction
+    in a round already complete -- moves the standings (and the next round's ARO list):
+    the worker computes them before the first visitor asks (pairing.reports.ahead)."""
+    if Round.objects.filter(pk=rnd.pk, status=RoundStatus.COMPLETE).exists():
+        tasks.round_complete(t)
+
+
 @login_required
 @require_POST
 @tells_of_a_discarded_draft
@@ -308,7 +317,8 @@ def game_result(request: HttpRequest, slug: str, number: int, pk: int) -> HttpRe
     try:
         if expected is None:
             raise Conflict(_("Board %(n)s:") % {"n": game.board} + " " + stale_form(_("result")))
-        record_result(game, result, request.user, expected=expected, confirmations=given(request))
+        if record_result(game, result, request.user, expected=expected, confirmations=given(request)):
+            _after_a_result(t, rnd)
     except NeedsConfirmation as exc:
         if not request.htmx:
             return ask(request, exc, t=t, back=rnd.get_absolute_url() + f"#board-{game.board}")

@@ -1,0 +1,116 @@
+"""The result that completes a round queues the worker's computing of what the pages
+show after it (pairing.reports.ahead); the first visitor then reads it from the shared
+cache instead of computing it (issue 38: the standings of a big field after a result)."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+from django_tasks_db.models import DBTaskResult
+
+from pairing import tasks
+from pairing.models import GameResult, Round
+from pairing.reports import aro as aro_reports
+from pairing.reports import standings as standings_reports
+from pairing.services.results import record_result
+from pairing.services.rounds import pair_next_round, publish
+from tests.web.helpers import add_players, play_round
+
+
+def queued() -> list[list]:
+    return [r.args_kwargs["args"] for r in DBTaskResult.objects.filter(task_path="pairing.tasks.compute_ahead")]
+
+
+def result_of(client, game, result="1-0"):
+    rnd = game.round
+    url = reverse("pairing:game_result", args=[rnd.tournament.slug, rnd.number, game.pk])
+    return client.post(url, {"result": result, "expected": game.result})
+
+
+@pytest.fixture
+def in_play(tournament, chief):
+    """Round 1 complete, round 2 published with every board but the last one filled in."""
+    tournament.public = True
+    tournament.save()
+    add_players(tournament, 10)
+    play_round(tournament, chief)
+    rnd = pair_next_round(tournament, chief)
+    publish(rnd, chief)
+    games = list(rnd.games())
+    for g in games[:-1]:
+        record_result(g, GameResult.DRAW, chief)
+    return rnd, games[-1]
+
+
+def test_the_last_result_of_a_round_queues_its_pages_and_none_before(
+        chief_client, tournament, in_play, django_capture_on_commit_callbacks):
+    rnd, last = in_play
+    first = rnd.games()[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        result_of(chief_client, first, GameResult.WHITE_WINS)  # a correction in the round in play
+    assert queued() == []
+    with django_capture_on_commit_callbacks(execute=True):
+        response = result_of(chief_client, last)
+    assert response.status_code == 302
+    assert Round.objects.get(pk=rnd.pk).status == "complete"
+    assert queued() == [[tournament.pk]]
+    # the same result again changes nothing and queues nothing
+    last.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        result_of(chief_client, last, last.result)
+    assert queued() == [[tournament.pk]]
+    # a correction in the complete round moves its standings: queued again
+    with django_capture_on_commit_callbacks(execute=True):
+        result_of(chief_client, Round.objects.get(pk=rnd.pk).games()[1], GameResult.BLACK_WINS)
+    assert queued() == [[tournament.pk], [tournament.pk]]
+
+
+def test_a_refused_result_queues_nothing(deputy_client, client, tournament, in_play,
+                                         django_capture_on_commit_callbacks):
+    _rnd, last = in_play
+    with django_capture_on_commit_callbacks(execute=True):
+        result_of(client, last)  # a visitor: sent to the login page
+        result_of(deputy_client, last, "nonsense")  # not a result
+    assert queued() == []
+
+
+def test_after_the_worker_ran_the_first_visitor_computes_nothing(
+        anon_client, chief, tournament, in_play, monkeypatch):
+    _rnd, last = in_play
+    record_result(last, GameResult.BLACK_WINS, chief)
+    cache.clear()
+    assert tasks.compute_ahead.call(tournament.pk) == ["standings", "points before the next round", "ARO list"]
+
+    def computed(*args, **kwargs):
+        raise AssertionError("computed again by the visitor")
+
+    monkeypatch.setattr(standings_reports, "standings_table", computed)
+    monkeypatch.setattr(aro_reports, "_aro_lines", computed)
+    monkeypatch.setattr(aro_reports, "_aro_spread", computed)
+    standings = anon_client.get(reverse("pairing:standings", args=[tournament.slug]))
+    aro = anon_client.get(reverse("pairing:aro", args=[tournament.slug]))
+    assert standings.status_code == aro.status_code == 200
+    assert "Standings after round 2" in standings.content.decode()
+    assert "ARO list for round 3" in aro.content.decode()
+
+
+def test_the_task_of_a_tournament_gone_or_not_begun_does_nothing(tournament, chief, monkeypatch):
+    assert tasks.compute_ahead.call(tournament.pk) == []  # no round complete
+    assert tasks.compute_ahead.call(987654) == []
+
+
+def test_a_failure_ahead_of_time_is_logged_and_the_pages_still_compute(
+        anon_client, chief, tournament, in_play, monkeypatch, caplog):
+    _rnd, last = in_play
+    record_result(last, GameResult.BLACK_WINS, chief)
+    real = standings_reports.standings_table
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the tie-break pass failed")
+
+    monkeypatch.setattr(standings_reports, "standings_table", broken)
+    assert tasks.compute_ahead.call(tournament.pk) == []
+    assert "computing its pages ahead after a round failed" in caplog.text
+    monkeypatch.setattr(standings_reports, "standings_table", real)
+    assert anon_client.get(reverse("pairing:standings", args=[tournament.slug])).status_code == 200
