@@ -163,11 +163,14 @@ def measure(client, url: str, before) -> dict:
             "again_ms": round(again * 1000), "kb": round(len(response.content) / 1024), "queries": queries}
 
 
-def arbiter_round(t, client) -> list[dict]:
+def arbiter_round(t, client, worker: bool = False) -> list[dict]:
     """The arbiter's round at this size, each step timed through the views: the missing
-    results (the last one timed), pairing the next round (the engine and the draft
-    stored), the draft page, publishing, the published round's page, and the first
+    results (the last one timed), the first visitor's standings and ARO list once the
+    round is complete (``worker``: after the work the result queued for the worker, run
+    here as the worker runs it and timed), pairing the next round (the engine and the
+    draft stored), the draft page, publishing, the published round's page, and the first
     visitor's round, standings and ARO list after publishing."""
+    from django.test import Client
     from django.urls import reverse
 
     from pairing.models import Game, GameResult
@@ -193,6 +196,31 @@ def arbiter_round(t, client) -> list[dict]:
                  {"result": GameResult.DRAW, "expected": ""}, expect=(302,))
         else:
             client.post(url, {"result": GameResult.DRAW, "expected": ""})
+    if worker:
+        from django_tasks_db.models import DBTaskResult
+
+        from pairing import tasks
+
+        start = time.perf_counter()
+        queued = DBTaskResult.objects.filter(task_path="pairing.tasks.compute_ahead", status="READY")
+        done = [tasks.compute_ahead.call(*task.args_kwargs["args"]) for task in queued]
+        took = time.perf_counter() - start
+        rows.append({"who": "worker", "page": f"pages computed ahead ({len(done)} task): {', '.join(done[0]) if done else ''}",
+                     "url": "", "cold_ms": None, "first_ms": round(took * 1000), "again_ms": None, "kb": 0,
+                     "queries": None})
+        print(f"| worker | {rows[-1]['page']} | | {rows[-1]['first_ms']} ms | | | | |", flush=True)
+    visitor = Client()
+    for name, url in (("standings", reverse("pairing:standings", args=[t.slug])),
+                      ("ARO list", reverse("pairing:aro", args=[t.slug]))):
+        start = time.perf_counter()
+        response = visitor.get(url)
+        took = time.perf_counter() - start
+        assert response.status_code == 200, (name, response.status_code)
+        rows.append({"who": "public", "page": f"{name} (the round just complete)", "url": url, "cold_ms": None,
+                     "first_ms": round(took * 1000), "again_ms": None, "kb": round(len(response.content) / 1024),
+                     "queries": None})
+        print(f"| public | {name} (the round just complete) | | {rows[-1]['first_ms']} ms | | | "
+              f"{rows[-1]['kb']:,} | |", flush=True)
     response = step("pair the next round (engine, draft stored)", "POST", reverse("pairing:pair_next", args=[t.slug]),
                     expect=(302,))
     draft = response["Location"]
@@ -202,8 +230,6 @@ def arbiter_round(t, client) -> list[dict]:
     step(f"round {number}: results entry", "GET", reverse("pairing:round", args=[t.slug, number]))
     # what the crowd asks the minute the round is out: each page's first request after
     # publishing, as an anonymous visitor
-    from django.test import Client
-
     visitor = Client()
     for name, url in ((f"round {number} by board", reverse("pairing:round", args=[t.slug, number])),
                       ("standings", reverse("pairing:standings", args=[t.slug])),
@@ -235,6 +261,9 @@ def main() -> None:
     parser.add_argument("--round", action="store_true",
                         help="then the arbiter's round: the last results, pair the next round, its draft page, "
                              "publish, its page (changes the database: the next run has one more round)")
+    parser.add_argument("--worker", action="store_true",
+                        help="with --round: once the last result is in, run the work it queued for the worker "
+                             "(the pages computed ahead) before the first visitor asks, and time it")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--app", type=Path, metavar="DIR",
                         help="the site of another checkout of this repository (an older commit's worktree, for a "
@@ -305,7 +334,7 @@ def run(args) -> None:
               f"| {row['again_ms']} ms | {row['kb']:,} | {row['queries']} |", flush=True)
         save()
     if args.round:
-        rows += arbiter_round(t, arbiter)
+        rows += arbiter_round(t, arbiter, worker=args.worker)
     save()
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
