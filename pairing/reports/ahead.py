@@ -14,6 +14,7 @@ values go into the shared cache that every page reads from."""
 from __future__ import annotations
 
 from ..models import Tournament
+from ..services.snapshot import build_snapshot
 from .aro import aro_lines, aro_spread
 from .standings import complete_rounds, points_before, ranked
 
@@ -30,7 +31,9 @@ def after_a_round(t: Tournament) -> list[str]:
         points_before(t, done + 1)
         asked.append("points before the next round")
         if t.publishes_aro_list:
-            aro_lines(t)
-            aro_spread(t)
+            # one snapshot for the list and its chart (the same histories, read once)
+            snapshot = build_snapshot(t, done + 1)
+            aro_lines(t, done + 1, snapshot)
+            aro_spread(t, snapshot)
             asked.append("ARO list")
     return asked
