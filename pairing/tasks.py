@@ -83,7 +83,10 @@ def compute_ahead(tournament_id: int) -> list[str]:
         return []
 
 
-def round_complete(t: Tournament) -> None:
-    """Queue :func:`compute_ahead` for ``t`` once the transaction under way commits (at
-    once outside one)."""
-    transaction.on_commit(lambda: compute_ahead.enqueue(t.pk))
+def figures_moved(t: Tournament) -> None:
+    """Something that moves the figures of ``t``'s complete rounds was saved (the result
+    that completes a round, a correction in a complete one, a player's details such as
+    his rating): queue :func:`compute_ahead` once the transaction under way commits (at
+    once outside one).  ``robust``: a queue that cannot be written to is logged, and the
+    change saved is answered as saved (the first visitor computes the pages instead)."""
+    transaction.on_commit(lambda: compute_ahead.enqueue(t.pk), robust=True)

@@ -130,6 +130,9 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             form.add_error(None, str(exc))
             seen, status = get_player(t, pk).version(), 409
         else:
+            # a rating, a name or a federation moves what the pages show: the worker
+            # computes the figures of the complete rounds again before a visitor asks
+            tasks.figures_moved(t)
             messages.success(request, _("%(name)s saved.") % {"name": player.shown_name})
             return redirect("pairing:players", slug=t.slug)
     return render(

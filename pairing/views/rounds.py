@@ -296,7 +296,7 @@ def _after_a_result(t, rnd: Round) -> None:
     in a round already complete -- moves the standings (and the next round's ARO list):
     the worker computes them before the first visitor asks (pairing.reports.ahead)."""
     if Round.objects.filter(pk=rnd.pk, status=RoundStatus.COMPLETE).exists():
-        tasks.round_complete(t)
+        tasks.figures_moved(t)
 
 
 @login_required

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from arbiter_site.accounts import device_pass_path
 
+from .. import tasks
 from ..access import (
     get_event_for_owner,
     get_invitation_for,
@@ -191,6 +192,9 @@ def tournament_settings(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error("slug", _slug_taken(form))
             t = Tournament.objects.get(pk=t.pk)
         else:
+            # the tie-breaks, the point system or the rule for unrated players move the
+            # standings: the worker computes the figures again before a visitor asks
+            tasks.figures_moved(t)
             messages.success(request, _("Settings saved."))
             advice = long_event_advice(t)
             if advice:  # VCL4THP Q211: a Level-2 notice

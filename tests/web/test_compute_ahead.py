@@ -114,3 +114,69 @@ def test_a_failure_ahead_of_time_is_logged_and_the_pages_still_compute(
     assert "computing its pages ahead after a round failed" in caplog.text
     monkeypatch.setattr(standings_reports, "standings_table", real)
     assert anon_client.get(reverse("pairing:standings", args=[tournament.slug])).status_code == 200
+
+
+def test_a_rating_corrected_queues_the_figures_again_and_the_visitor_then_computes_nothing(
+        chief_client, anon_client, tournament, in_play, monkeypatch, django_capture_on_commit_callbacks):
+    from tests.web.helpers import shown_version
+
+    _rnd, _last = in_play
+    player = tournament.player_set.order_by("tpn").last()
+    url = reverse("pairing:player_edit", args=[tournament.slug, player.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = chief_client.post(url, {"name": player.name, "rating": player.rating + 7,
+                                           "seen": shown_version(player)})
+    assert response.status_code == 302
+    assert queued() == [[tournament.pk]]
+    with django_capture_on_commit_callbacks(execute=True):  # a stale form: refused, nothing queued
+        chief_client.post(url, {"name": player.name, "rating": player.rating + 9, "seen": "stale"})
+    assert queued() == [[tournament.pk]]
+    tournament.refresh_from_db()
+    assert tasks.compute_ahead.call(tournament.pk) == ["standings", "points before the next round", "ARO list"]
+
+    def computed(*args, **kwargs):
+        raise AssertionError("computed again by the visitor")
+
+    monkeypatch.setattr(standings_reports, "standings_table", computed)
+    monkeypatch.setattr(aro_reports, "_aro_lines", computed)
+    assert anon_client.get(reverse("pairing:standings", args=[tournament.slug])).status_code == 200
+    assert anon_client.get(reverse("pairing:aro", args=[tournament.slug])).status_code == 200
+
+
+def test_the_settings_saved_queue_the_figures_again(chief_client, tournament, in_play,
+                                                    django_capture_on_commit_callbacks):
+    """Settings can move the standings (the point system, the rule for unrated players);
+    once saved, the worker computes the figures again.  A refused form queues nothing."""
+    from tests.web.helpers import shown_version
+    from tests.web.test_tournament_setup import GOOD
+
+    tournament.refresh_from_db()
+    data = {**GOOD, "name": tournament.name, "slug": tournament.slug, "place": "Portorož",
+            "rounds": str(tournament.rounds), "tiebreaks": tournament.tiebreaks, "seen": shown_version(tournament)}
+    url = reverse("pairing:settings", args=[tournament.slug])
+    with django_capture_on_commit_callbacks(execute=True):
+        chief_client.post(url, {**data, "seen": ""})  # a form without its version: refused
+    assert queued() == []
+    with django_capture_on_commit_callbacks(execute=True):
+        response = chief_client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    tournament.refresh_from_db()
+    assert tournament.place == "Portorož"
+    assert queued() == [[tournament.pk]]
+
+
+def test_a_queue_that_cannot_be_written_leaves_the_result_saved(chief_client, tournament, in_play, monkeypatch,
+                                                                 django_capture_on_commit_callbacks, caplog):
+    rnd, last = in_play
+
+    def full(*args, **kwargs):
+        raise RuntimeError("the queue's table is locked")
+
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(tasks, "compute_ahead", SimpleNamespace(enqueue=full))
+    with django_capture_on_commit_callbacks(execute=True):
+        response = result_of(chief_client, last)
+    assert response.status_code == 302
+    assert Round.objects.get(pk=rnd.pk).status == "complete" and queued() == []
+    assert "the queue's table is locked" in caplog.text
