@@ -6,7 +6,7 @@ come, the ARO list before that round and its chart.
 The result that completes a round moves every one of them; at 10,000 players the
 standings take a second or two to compute and a Dubov ARO list several
 (docs/scaling.md).  The worker computes them as soon as the round is complete, or a
-player's details (his rating) are saved (:func:`pairing.tasks.compute_ahead`, queued by
+player's details (his rating), a withdrawal, byes or the settings are saved (:func:`pairing.tasks.compute_ahead`, queued by
 the view that saved the change: :func:`pairing.tasks.figures_moved`); a visitor who asks
 meanwhile waits for that computation instead of starting another
 (:func:`pairing.computed.once`), and a value already there is only read.  Reads only: the

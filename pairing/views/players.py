@@ -189,6 +189,7 @@ def player_missed_rounds(request: HttpRequest, slug: str, pk: int) -> HttpRespon
         messages.error(request, str(exc))
         return redirect(back)
     if changes:
+        tasks.figures_moved(t)  # the standings of the rounds he missed move
         messages.success(request, _("%(name)s: the rounds missed before entry are saved.") % {"name": player.shown_name})
     return redirect(back)
 
@@ -210,6 +211,7 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     except ValueError as exc:
         messages.error(request, str(exc))
         return redirect("pairing:player_edit", slug=t.slug, pk=player.pk)
+    tasks.figures_moved(t)  # an expulsion takes him out of the standings
     return redirect("pairing:players", slug=t.slug)
 
 

@@ -78,6 +78,8 @@ def absences(request: HttpRequest, slug: str) -> HttpResponse:
         except ValueError as exc:
             messages.error(request, _("%(problem)s Nothing was saved.") % {"problem": exc})
         else:
+            if changes:  # the pages' figures are computed again (see _after_a_result)
+                tasks.figures_moved(t)
             messages.success(request, ngettext("Round %(round)s: %(n)s change saved.", "Round %(round)s: %(n)s changes saved.", len(changes)) % {"round": number, "n": len(changes)} if changes else _("No changes."))
         shown = request.POST.get("page", "")
         return redirect(reverse("pairing:absences", args=[t.slug]) + f"?round={number}"
@@ -126,6 +128,8 @@ def byes_grid(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(request, _("%(problem)s Nothing was saved.") % {"problem": exc})
         else:
             total = sum(len(c) for c in done.values())
+            if total:
+                tasks.figures_moved(t)
             messages.success(request, ngettext("%(n)s change saved.", "%(n)s changes saved.", total) % {"n": total} if total else _("No changes."))
         shown = request.POST.get("page", "")
         return redirect(reverse("pairing:byes_grid", args=[t.slug])

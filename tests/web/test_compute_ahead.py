@@ -180,3 +180,38 @@ def test_a_queue_that_cannot_be_written_leaves_the_result_saved(chief_client, to
     assert response.status_code == 302
     assert Round.objects.get(pk=rnd.pk).status == "complete" and queued() == []
     assert "the queue's table is locked" in caplog.text
+
+
+@pytest.mark.parametrize("change", ["withdrawal", "bye", "bye grid"])
+def test_a_withdrawal_or_a_bye_saved_queues_the_figures_again(chief_client, tournament, in_play, change,
+                                                               django_capture_on_commit_callbacks):
+    """Between rounds the arbiter withdraws (or expels) players and sets byes: each saved
+    change moves the tournament's state, and the worker computes the pages' figures again
+    (what nothing changed is found in the cache).  A change refused queues nothing."""
+    from pairing.models import Bye, ByeKind, Player
+    from tests.web.helpers import shown_byes
+
+    rnd, last = in_play
+    record_result(last, GameResult.DRAW, tournament.owner)  # round 2 complete: byes for round 3 on
+    player = tournament.player_set.order_by("tpn").first()
+    if change == "withdrawal":
+        url = reverse("pairing:player_withdraw", args=[tournament.slug, player.pk])
+        refused, saved = {"from_round": "x"}, {"from_round": 4, "expelled": "on"}
+    elif change == "bye":
+        url = reverse("pairing:absences", args=[tournament.slug])
+        refused = {"round": 3, "seen": shown_byes(tournament, 3), f"kind-{player.pk}": "nonsense"}
+        saved = {"round": 3, "seen": shown_byes(tournament, 3), f"kind-{player.pk}": ByeKind.HALF}
+    else:
+        url = reverse("pairing:byes_grid", args=[tournament.slug])
+        refused = {f"kind-{player.pk}-3": ByeKind.HALF}  # without the round's version: stale
+        saved = {f"kind-{player.pk}-3": ByeKind.HALF, "seen-3": ""}
+    with django_capture_on_commit_callbacks(execute=True):
+        chief_client.post(url, refused)
+    assert queued() == []
+    with django_capture_on_commit_callbacks(execute=True):
+        chief_client.post(url, saved)
+    if change == "withdrawal":
+        assert Player.objects.get(pk=player.pk).expelled
+    else:
+        assert Bye.objects.get(player=player, round_number=3).kind == ByeKind.HALF
+    assert queued() == [[tournament.pk]]
