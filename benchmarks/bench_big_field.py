@@ -177,15 +177,15 @@ def arbiter_round(t, client, worker: bool = False) -> list[dict]:
 
     rows = []
 
-    def step(name, method, url, data=None, expect=(200,)):
+    def step(name, method, url, data=None, expect=(200,), who="arbiter", via=client):
         start = time.perf_counter()
-        response = client.post(url, data or {}) if method == "POST" else client.get(url)
+        response = via.post(url, data or {}) if method == "POST" else via.get(url)
         took = time.perf_counter() - start
         assert response.status_code in expect, (name, response.status_code)
-        row = {"who": "arbiter", "page": name, "url": url, "cold_ms": None, "first_ms": round(took * 1000),
+        row = {"who": who, "page": name, "url": url, "cold_ms": None, "first_ms": round(took * 1000),
                "again_ms": None, "kb": round(len(response.content) / 1024), "queries": None}
         rows.append(row)
-        print(f"| arbiter | {name} | | {row['first_ms']} ms | | | {row['kb']:,} | |", flush=True)
+        print(f"| {who} | {name} | | {row['first_ms']} ms | | | {row['kb']:,} | |", flush=True)
         return response
 
     pending = list(Game.objects.filter(round__tournament=t, result="").select_related("round").order_by("board"))
@@ -212,15 +212,7 @@ def arbiter_round(t, client, worker: bool = False) -> list[dict]:
     visitor = Client()
     for name, url in (("standings", reverse("pairing:standings", args=[t.slug])),
                       ("ARO list", reverse("pairing:aro", args=[t.slug]))):
-        start = time.perf_counter()
-        response = visitor.get(url)
-        took = time.perf_counter() - start
-        assert response.status_code == 200, (name, response.status_code)
-        rows.append({"who": "public", "page": f"{name} (the round just complete)", "url": url, "cold_ms": None,
-                     "first_ms": round(took * 1000), "again_ms": None, "kb": round(len(response.content) / 1024),
-                     "queries": None})
-        print(f"| public | {name} (the round just complete) | | {rows[-1]['first_ms']} ms | | | "
-              f"{rows[-1]['kb']:,} | |", flush=True)
+        step(f"{name} (the round just complete)", "GET", url, who="public", via=visitor)
     response = step("pair the next round (engine, draft stored)", "POST", reverse("pairing:pair_next", args=[t.slug]),
                     expect=(302,))
     draft = response["Location"]
@@ -234,14 +226,7 @@ def arbiter_round(t, client, worker: bool = False) -> list[dict]:
     for name, url in ((f"round {number} by board", reverse("pairing:round", args=[t.slug, number])),
                       ("standings", reverse("pairing:standings", args=[t.slug])),
                       ("ARO list", reverse("pairing:aro", args=[t.slug]))):
-        start = time.perf_counter()
-        response = visitor.get(url)
-        took = time.perf_counter() - start
-        assert response.status_code == 200, (name, response.status_code)
-        rows.append({"who": "public", "page": f"{name} (after publishing)", "url": url, "cold_ms": None,
-                     "first_ms": round(took * 1000), "again_ms": None, "kb": round(len(response.content) / 1024),
-                     "queries": None})
-        print(f"| public | {name} (after publishing) | | {rows[-1]['first_ms']} ms | | | {rows[-1]['kb']:,} | |", flush=True)
+        step(f"{name} (after publishing)", "GET", url, who="public", via=visitor)
     return rows
 
 

@@ -28,6 +28,18 @@ def result_of(client, game, result="1-0"):
     return client.post(url, {"result": result, "expected": game.result})
 
 
+def nothing_computed_from_now(monkeypatch) -> None:
+    """From now on computing the standings, the ARO list or its chart fails the request:
+    what a page shows must come from the cache."""
+
+    def computed(*args, **kwargs):
+        raise AssertionError("computed again by the visitor")
+
+    monkeypatch.setattr(standings_reports, "standings_table", computed)
+    monkeypatch.setattr(aro_reports, "_aro_lines", computed)
+    monkeypatch.setattr(aro_reports, "_aro_spread", computed)
+
+
 @pytest.fixture
 def in_play(tournament, chief):
     """Round 1 complete, round 2 published with every board but the last one filled in."""
@@ -81,13 +93,7 @@ def test_after_the_worker_ran_the_first_visitor_computes_nothing(
     record_result(last, GameResult.BLACK_WINS, chief)
     cache.clear()
     assert tasks.compute_ahead.call(tournament.pk) == ["standings", "points before the next round", "ARO list"]
-
-    def computed(*args, **kwargs):
-        raise AssertionError("computed again by the visitor")
-
-    monkeypatch.setattr(standings_reports, "standings_table", computed)
-    monkeypatch.setattr(aro_reports, "_aro_lines", computed)
-    monkeypatch.setattr(aro_reports, "_aro_spread", computed)
+    nothing_computed_from_now(monkeypatch)
     standings = anon_client.get(reverse("pairing:standings", args=[tournament.slug]))
     aro = anon_client.get(reverse("pairing:aro", args=[tournament.slug]))
     assert standings.status_code == aro.status_code == 200
@@ -133,12 +139,7 @@ def test_a_rating_corrected_queues_the_figures_again_and_the_visitor_then_comput
     assert queued() == [[tournament.pk]]
     tournament.refresh_from_db()
     assert tasks.compute_ahead.call(tournament.pk) == ["standings", "points before the next round", "ARO list"]
-
-    def computed(*args, **kwargs):
-        raise AssertionError("computed again by the visitor")
-
-    monkeypatch.setattr(standings_reports, "standings_table", computed)
-    monkeypatch.setattr(aro_reports, "_aro_lines", computed)
+    nothing_computed_from_now(monkeypatch)
     assert anon_client.get(reverse("pairing:standings", args=[tournament.slug])).status_code == 200
     assert anon_client.get(reverse("pairing:aro", args=[tournament.slug])).status_code == 200
 
