@@ -216,3 +216,28 @@ def test_a_withdrawal_or_a_bye_saved_queues_the_figures_again(chief_client, tour
     else:
         assert Bye.objects.get(player=player, round_number=3).kind == ByeKind.HALF
     assert queued() == [[tournament.pk]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_computes_the_pages_once_the_last_result_is_in_and_the_visitor_reads_them(
+        chief_client, anon_client, tournament, in_play, monkeypatch, tmp_path):
+    """End to end: the arbiter's last result of the round through the view, the task on the
+    database queue, a real worker process (``manage.py run_worker``, as ``make run`` and
+    the compose stack start it) computing into the shared cache; then the first visitor's
+    standings and ARO list are read from it, nothing computed in the web process."""
+    from tests.web.worker_process import log_of, running_worker, wait_for
+
+    _rnd, last = in_play
+    with running_worker(tmp_path):
+        assert result_of(chief_client, last).status_code == 302
+        wait_for(lambda: DBTaskResult.objects.filter(task_path="pairing.tasks.compute_ahead",
+                                                     status="SUCCESSFUL").exists(),
+                 timeout=90, what=f"the worker's task\n{log_of(tmp_path)}")
+    assert DBTaskResult.objects.get(task_path="pairing.tasks.compute_ahead").return_value == [
+        "standings", "points before the next round", "ARO list"]
+    nothing_computed_from_now(monkeypatch)
+    standings = anon_client.get(reverse("pairing:standings", args=[tournament.slug]))
+    aro = anon_client.get(reverse("pairing:aro", args=[tournament.slug]))
+    assert standings.status_code == aro.status_code == 200
+    assert "Standings after round 2" in standings.content.decode()
+    assert "ARO list for round 3" in aro.content.decode()
