@@ -1,5 +1,5 @@
-"""The engine's vocabulary, shared by every system: frozen dataclasses in, frozen
-dataclasses out.
+"""The engine's vocabulary, shared by every system: frozen dataclasses (and the named
+tuple of a history entry) in, frozen dataclasses out.
 
 Everything the engine needs to pair one round arrives in a :class:`Snapshot` (its
 ``system`` names the pairing system, Dubov by default);

@@ -74,41 +74,25 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
         games = games.filter(Q(white_id__in=ids) | Q(black_id__in=ids))
         byes = byes.filter(player_id__in=ids)
     white, black, sides_of = Colour.WHITE, Colour.BLACK, _SIDE_RESULTS
-    rows = games.values_list("pk", "round_id", "white_id", "black_id", "result")
-    if players is None or not subset and len(hist) == t.player_set.count():
-        # the whole field: every game's two players have a line
-        for pk, round_id, w, b, result in rows:
-            sides = sides_of.get(result)
-            if sides is None:
-                _no_result_yet(pk, numbers[round_id])
-            r = numbers[round_id] - 1
-            hist[w][r] = RoundEntry(b, white, sides[0])
-            hist[b][r] = RoundEntry(w, black, sides[1])
-    else:
-        line = hist.get
-        for pk, round_id, w, b, result in rows:
-            sides = sides_of.get(result)
-            of_white, of_black = line(w), line(b)
-            if sides is None:
-                if of_white is not None or of_black is not None:
-                    _no_result_yet(pk, numbers[round_id])
-                continue
-            r = numbers[round_id] - 1
-            if of_white is not None:
-                of_white[r] = RoundEntry(b, white, sides[0])
-            if of_black is not None:
-                of_black[r] = RoundEntry(w, black, sides[1])
+    line = hist.get
+    for round_id, board, w, b, result in games.values_list("round_id", "board", "white_id", "black_id", "result"):
+        sides = sides_of.get(result)
+        of_white, of_black = line(w), line(b)
+        if sides is None:
+            if of_white is not None or of_black is not None:
+                raise ValueError(f"round {numbers[round_id]} board {board} has no result yet")
+            continue
+        r = numbers[round_id] - 1
+        if of_white is not None:
+            of_white[r] = RoundEntry(b, white, sides[0])
+        if of_black is not None:
+            of_black[r] = RoundEntry(w, black, sides[1])
     published = set(t.published_rounds().values_list("number", flat=True))
     for player_id, number, kind in byes.values_list("player_id", "round_number", "kind"):
         if (kind == ByeKind.PAIRING and number not in published) or player_id not in hist:
             continue  # the PAB of a draft, or a player not asked for
         hist[player_id][number - 1] = _BYE_ENTRIES[kind]
     return hist
-
-
-def _no_result_yet(game_pk: int, number: int) -> None:
-    board = Game.objects.filter(pk=game_pk).values_list("board", flat=True).first()
-    raise ValueError(f"round {number} board {board} has no result yet")
 
 
 def absent_ids(t: Tournament, round_number: int) -> frozenset[int]:

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import compress
-from operator import attrgetter, mul
+from operator import mul
 
+from pairing.engine.history import history_columns
 from pairing.engine.model import Colour, Result, RoundEntry
 from pairing.tiebreak_data import EXPECTED_BY_DIFFERENCE, dp_for_percent
 
@@ -62,10 +63,6 @@ _AVAILABLE_UNPLAYED = frozenset({Result.PAIRING_BYE.value, Result.FORFEIT_WIN.va
 _BYE = frozenset(r.value for r in Result if r.is_bye)
 _WON_CODES = frozenset(r.value for r in _WON)
 _HALF_POINTS = {r.value: h for r, h in _GAME_FRACTION.items()}
-# a round's result code and opponent id, read in C (the histories are long: 400,000
-# entries at 10,000 x 40)
-_CODE = attrgetter("result._value_")
-_OPPONENT = attrgetter("opponent")
 _MIRROR = {r.value: frozenset(m.value for m in r.opponent_results) for r in Result if r.opponent_results}
 # (a player's code, the opponent's code) of every game whose two lines agree
 _MIRRORED = frozenset((code, back) for code, backs in _MIRROR.items() for back in backs)
@@ -77,26 +74,17 @@ def _facts(t: TBTournament) -> tuple[dict[int, int], list[list[str]], list[list[
     and one over these lists (a 9,999-player, 40-round field: 400,000 entries).  When a
     check fails, :func:`_explain` walks the histories again to name the first problem."""
     players = t.players
-    index = {p.id: i for i, p in enumerate(players)}
-    if len(index) != len(players):
+    if any(len(p.history) != t.rounds for p in players):
         _explain(t)
-    rounds = t.rounds
-    codes: list[list[str]] = []
-    opps: list[list[int]] = []
-    of = {**index, None: -1}.__getitem__  # an opponent's index, -1 for none
-    try:
-        for p in players:
-            history = p.history
-            if len(history) != rounds:
-                _explain(t)
-            codes.append(list(map(_CODE, history)))
-            opps.append(list(map(of, map(_OPPONENT, history))))
-    except KeyError:  # an unknown opponent
+    index, opps, codes = history_columns(players)
+    if len(index) != len(players):
         _explain(t)
     # a bye against nobody; a game against someone else whose line has this game too:
     # checked a round at a time, on the rounds' columns (zip(*rows) transposes in C)
     for col_opp, col_code in zip(zip(*opps, strict=True), zip(*codes, strict=True), strict=True):
         for k, j in enumerate(col_opp):
+            if j is None:  # an unknown opponent
+                _explain(t)
             if j < 0:
                 if col_code[k] not in _BYE:
                     _explain(t)

@@ -40,6 +40,15 @@ def nothing_computed_from_now(monkeypatch) -> None:
     monkeypatch.setattr(aro_reports, "_aro_spread", computed)
 
 
+def the_visitor_reads_round_2s_pages(client, tournament) -> None:
+    """The public standings after round 2 and the ARO list before round 3 are served."""
+    standings = client.get(reverse("pairing:standings", args=[tournament.slug]))
+    aro = client.get(reverse("pairing:aro", args=[tournament.slug]))
+    assert standings.status_code == aro.status_code == 200
+    assert "Standings after round 2" in standings.content.decode()
+    assert "ARO list for round 3" in aro.content.decode()
+
+
 @pytest.fixture
 def in_play(tournament, chief):
     """Round 1 complete, round 2 published with every board but the last one filled in."""
@@ -94,11 +103,7 @@ def test_after_the_worker_ran_the_first_visitor_computes_nothing(
     cache.clear()
     assert tasks.compute_ahead.call(tournament.pk) == ["standings", "points before the next round", "ARO list"]
     nothing_computed_from_now(monkeypatch)
-    standings = anon_client.get(reverse("pairing:standings", args=[tournament.slug]))
-    aro = anon_client.get(reverse("pairing:aro", args=[tournament.slug]))
-    assert standings.status_code == aro.status_code == 200
-    assert "Standings after round 2" in standings.content.decode()
-    assert "ARO list for round 3" in aro.content.decode()
+    the_visitor_reads_round_2s_pages(anon_client, tournament)
 
 
 def test_the_task_of_a_tournament_gone_or_not_begun_does_nothing(tournament, chief, monkeypatch):
@@ -236,8 +241,4 @@ def test_a_real_worker_computes_the_pages_once_the_last_result_is_in_and_the_vis
     assert DBTaskResult.objects.get(task_path="pairing.tasks.compute_ahead").return_value == [
         "standings", "points before the next round", "ARO list"]
     nothing_computed_from_now(monkeypatch)
-    standings = anon_client.get(reverse("pairing:standings", args=[tournament.slug]))
-    aro = anon_client.get(reverse("pairing:aro", args=[tournament.slug]))
-    assert standings.status_code == aro.status_code == 200
-    assert "Standings after round 2" in standings.content.decode()
-    assert "ARO list for round 3" in aro.content.decode()
+    the_visitor_reads_round_2s_pages(anon_client, tournament)
