@@ -323,11 +323,20 @@ def restore_from_a_scheduled_backup(workdir: Path, stack: Stack, browser: Browse
     changed = time.time()
     # (a backup tried while the database was recovering from the crash above failed: the
     # next try is an interval later)
-    deadline = time.monotonic() + max(3 * BACKUP_INTERVAL, 90)
+    # (a dump of the 450,000-player list takes seconds, longer on a busy machine; once,
+    # in CI, none came within 90 s, the reason not printed: the service's log now is)
+    deadline = time.monotonic() + max(3 * BACKUP_INTERVAL, 180)
     while time.monotonic() < deadline and not [p for p in backups(workdir, "daily") if p.stat().st_mtime > changed + 1]:
         time.sleep(1)
     fresh = [p for p in backups(workdir, "daily") if p.stat().st_mtime > changed + 1]
-    check(bool(fresh), f"a scheduled backup fired after the last change ({fresh[-1].name if fresh else 'none'})")
+    waited = time.time() - changed
+    if not fresh:
+        free = shutil.disk_usage(workdir)
+        say(f"the backups folder: {[(p.name, p.stat().st_size) for p in backups(workdir, 'daily')]}; "
+            f"{free.free // 2**20:,} MB free on its disk")
+        say("the backup service's log:\n" + "\n".join(stack.logs("backup").splitlines()[-40:]))
+    check(bool(fresh), f"a scheduled backup fired after the last change "
+          f"({fresh[-1].name + f' after {waited:.0f} s' if fresh else 'none'})")
     stack("down", "-v")
     volumes = run("docker", "volume", "ls", "-q", quiet=True).stdout.split()
     check(f"{PROJECT}_pgdata" not in volumes and fresh[-1].exists(),
