@@ -144,21 +144,32 @@ def validate(snapshot: Snapshot) -> None:
             raise InvalidSnapshot(f"forbidden pair {sorted(pair)} names an unknown player")
 
 
-_CODE = attrgetter("result._value_")
-_OPPONENT = attrgetter("opponent")
-_COLOUR = attrgetter("colour")
+_VALUE = attrgetter("_value_")
 
 
-def history_columns(players) -> tuple[dict[int, int], list[list[int | None]], list[list[str]]]:
+def history_columns(players) -> tuple[dict[int, int], list[list[int | None]], list[list[str]], list[list[Colour | None]]]:
     """The histories of ``players`` (anything with ``id`` and ``history``) as lists, read
     in C (400,000 entries at 10,000 x 40): (id -> position in ``players``, each player's
     opponents by position, -1 for none and None for an id not among ``players``, each
-    player's result codes).  ``zip(*rows)`` makes them a round's columns."""
+    player's result codes, each player's colours).  Each history is transposed by
+    ``zip(*history)`` (its entries are tuples: half the time of reading them field by
+    field); ``zip(*rows)`` makes the lists a round's columns."""
     index = {p.id: i for i, p in enumerate(players)}
     of = {**index, None: -1}.get
-    opps = [list(map(of, map(_OPPONENT, p.history))) for p in players]
-    codes = [list(map(_CODE, p.history)) for p in players]
-    return index, opps, codes
+    opps: list[list[int | None]] = []
+    codes: list[list[str]] = []
+    colours: list[list[Colour | None]] = []
+    for p in players:
+        if p.history:
+            opponents, played_with, results = zip(*p.history, strict=True)
+            opps.append(list(map(of, opponents)))
+            codes.append(list(map(_VALUE, results)))
+            colours.append(list(played_with))
+        else:
+            opps.append([])
+            codes.append([])
+            colours.append([])
+    return index, opps, codes, colours
 
 
 def _histories_agree(players: tuple[Player, ...]) -> bool:
@@ -167,8 +178,7 @@ def _histories_agree(players: tuple[Player, ...]) -> bool:
     (:func:`history_columns`): a bye against nobody; a game or forfeit against another
     known player whose line names this one back, both played or both not; a played game
     with opposite colours."""
-    _index, opps, codes = history_columns(players)
-    colours = [list(map(_COLOUR, p.history)) for p in players]
+    _index, opps, codes, colours = history_columns(players)
     bye, played = _BYE_CODES, _PLAYED_CODES
     columns = zip(zip(*opps, strict=True), zip(*codes, strict=True), zip(*colours, strict=True), strict=True)
     for col_opp, col_code, col_colour in columns:

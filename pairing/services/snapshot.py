@@ -8,6 +8,7 @@ absences from requested byes and withdrawals, forbidden pairs from
 from __future__ import annotations
 
 from decimal import Decimal
+from functools import partial
 
 from django.db.models import Q
 
@@ -75,18 +76,21 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
         byes = byes.filter(player_id__in=ids)
     white, black, sides_of = Colour.WHITE, Colour.BLACK, _SIDE_RESULTS
     line = hist.get
-    for round_id, board, w, b, result in games.values_list("round_id", "board", "white_id", "black_id", "result"):
+    # RoundEntry's fields given as one tuple: its generated __new__ (a Python call) left out
+    entry = partial(tuple.__new__, RoundEntry)
+    for round_id, w, b, result in games.values_list("round_id", "white_id", "black_id", "result"):
         sides = sides_of.get(result)
         of_white, of_black = line(w), line(b)
         if sides is None:
             if of_white is not None or of_black is not None:
+                board = Game.objects.filter(round_id=round_id, white_id=w).values_list("board", flat=True).first()
                 raise ValueError(f"round {numbers[round_id]} board {board} has no result yet")
             continue
         r = numbers[round_id] - 1
         if of_white is not None:
-            of_white[r] = RoundEntry(b, white, sides[0])
+            of_white[r] = entry((b, white, sides[0]))
         if of_black is not None:
-            of_black[r] = RoundEntry(w, black, sides[1])
+            of_black[r] = entry((w, black, sides[1]))
     published = set(t.published_rounds().values_list("number", flat=True))
     for player_id, number, kind in byes.values_list("player_id", "round_number", "kind"):
         if (kind == ByeKind.PAIRING and number not in published) or player_id not in hist:

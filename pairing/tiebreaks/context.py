@@ -76,7 +76,7 @@ def _facts(t: TBTournament) -> tuple[dict[int, int], list[list[str]], list[list[
     players = t.players
     if any(len(p.history) != t.rounds for p in players):
         _explain(t)
-    index, opps, codes = history_columns(players)
+    index, opps, codes, _colours = history_columns(players)
     if len(index) != len(players):
         _explain(t)
     # a bye against nobody; a game against someone else whose line has this game too:
@@ -152,10 +152,11 @@ class _Context:
         self.as_opp: list[Decimal] = []  # score as seen by the opponents (16.3)
         over_the_board = _GAME | _FORFEIT if t.round_robin else _GAME
         available = over_the_board | _AVAILABLE_UNPLAYED
+        value, is_otb, is_available = points.__getitem__, over_the_board.__contains__, available.__contains__
         for code in self.code:
-            pts = [points[c] for c in code]
-            otb = [c in over_the_board for c in code]
-            avail = [c in available for c in code]
+            pts = list(map(value, code))
+            otb = list(map(is_otb, code))
+            avail = list(map(is_available, code))
             face = sum(pts, _ZERO)
             last_available = len(avail) - 1
             while last_available >= 0 and not avail[last_available]:
