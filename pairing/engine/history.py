@@ -9,6 +9,7 @@ each system builds its own per-player figures on top.  All functions are O(R) pe
 from __future__ import annotations
 
 from decimal import Decimal
+from itertools import accumulate
 from operator import attrgetter
 
 from .model import (
@@ -31,7 +32,13 @@ from .model import (
 def played_colours(history: tuple[RoundEntry, ...]) -> tuple[Colour, ...]:
     """Colours of played games only, in order (C.04.2 Art. 3.4: only played games count
     where the colour sequence is meaningful)."""
-    return tuple(e.colour for e in history if e.played and e.colour is not None)
+    # the entries unpacked (tuples) and the code tested, not RoundEntry.played (two
+    # Python property calls an entry: 400,000 entries at 10,000 x 40)
+    played = _PLAYED_CODES
+    return tuple(
+        colour for opponent, colour, result in history
+        if opponent is not None and colour is not None and result._value_ in played
+    )
 
 
 def colour_difference(history: tuple[RoundEntry, ...]) -> int:
@@ -66,12 +73,17 @@ def pab_eligible(history: tuple[RoundEntry, ...], points: PointSystem) -> bool:
     """C.04.1 Art. 4 (2026), Dutch [C2], Dubov C2 / D8: no earlier pairing-allocated bye
     (whatever its value), no forfeit win, no unplayed round that scored at least a win
     (F, or any bye worth a win under this point system)."""
-    for e in history:
-        if e.result in (Result.PAIRING_BYE, Result.FORFEIT_WIN):
+    worth_a_win, played = points.codes_worth_a_win, _PLAYED_CODES
+    for opponent, _colour, result in history:
+        code = result._value_
+        if code in _PAB_BARS:
             return False
-        if not e.played and points.points(e.result) >= points.win:
+        if code in worth_a_win and (opponent is None or code not in played):
             return False
     return True
+
+
+_PAB_BARS = frozenset({Result.PAIRING_BYE.value, Result.FORFEIT_WIN.value})
 
 
 def pairing_scores(snapshot: Snapshot) -> tuple[dict[int, list[Decimal]], dict[int, Decimal]]:
@@ -82,12 +94,18 @@ def pairing_scores(snapshot: Snapshot) -> tuple[dict[int, list[Decimal]], dict[i
     accel = snapshot.acceleration
     running: dict[int, list[Decimal]] = {}
     real: dict[int, Decimal] = {}
+    by_code = pts.by_code
     for p in snapshot.players:
-        acc = Decimal(0)
-        seq = [acc + virtual_points(accel, p.id, 1)] if accel else [acc]
-        for k, e in enumerate(p.history, start=2):
-            acc += pts.points(e.result)
-            seq.append(acc + virtual_points(accel, p.id, k) if accel else acc)
+        gained = [by_code[result._value_] for _opponent, _colour, result in p.history]
+        if accel:
+            acc = Decimal(0)
+            seq = [acc + virtual_points(accel, p.id, 1)]
+            for k, value in enumerate(gained, start=2):
+                acc += value
+                seq.append(acc + virtual_points(accel, p.id, k))
+        else:  # the running sums, added in the same order (the same Decimals)
+            seq = list(accumulate(gained, initial=Decimal(0)))
+            acc = seq[-1]
         running[p.id] = seq
         real[p.id] = acc
     return running, real

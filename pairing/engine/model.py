@@ -120,10 +120,15 @@ class PointSystem:
     zero_bye: Decimal = Decimal("0")
 
     def points(self, result: Result) -> Decimal:
-        return self._by_code[result._value_]
+        return self.by_code[result._value_]
 
     @cached_property
-    def _by_code(self) -> dict[str, Decimal]:
+    def codes_worth_a_win(self) -> frozenset[str]:
+        """The result codes scoring at least a win: unplayed, they bar the PAB (C.04.1 Art. 4)."""
+        return frozenset(code for code, value in self.by_code.items() if value >= self.win)
+
+    @cached_property
+    def by_code(self) -> dict[str, Decimal]:
         """Points by result code, made once per point system: :meth:`points` runs once per
         round of every player (400,000 times for a 10,000-player, 40-round history), and
         hashing an enum member is a Python call where hashing its code is not."""
