@@ -15,8 +15,7 @@ values go into the shared cache that every page reads from."""
 from __future__ import annotations
 
 from ..models import Tournament
-from ..services.snapshot import build_snapshot
-from .aro import aro_lines, aro_spread
+from .aro import aro_page
 from .standings import complete_rounds, points_before, ranked
 
 
@@ -32,9 +31,8 @@ def after_a_round(t: Tournament) -> list[str]:
         points_before(t, done + 1)
         asked.append("points before the next round")
         if t.publishes_aro_list:
-            # one snapshot for the list and its chart (the same histories, read once)
-            snapshot = build_snapshot(t, done + 1)
-            aro_lines(t, done + 1, snapshot)
-            aro_spread(t, snapshot)
+            # one snapshot for the list and its chart (the same histories, read once),
+            # none when both are found
+            aro_page(t, done + 1)
             asked.append("ARO list")
     return asked

@@ -48,12 +48,15 @@ def running_figures(
     rounds = max((len(h) for h in histories.values()), default=0)
     out: list[list[tuple[Decimal, int]]] = [[] for _ in range(rounds)]
     value = {r.value: points.points(r) for r in Result}  # by code: an enum's hash is a Python call
+    played = frozenset(r.value for r in Result if r.is_played)
     for history in histories.values():
         score, total, games, aro = Decimal(0), 0, 0, 0
-        for k, e in enumerate(history):
-            score += value[e.result._value_]
-            if e.played:
-                total += ratings[e.opponent]
+        # the entries unpacked, their codes tested: RoundEntry.played is two Python calls
+        for k, (opponent, _colour, result) in enumerate(history):
+            code = result._value_
+            score += value[code]
+            if opponent is not None and code in played:
+                total += ratings[opponent]
                 games += 1
                 # the mean rounded half up, in integers (ratings are not negative)
                 aro = (2 * total + games) // (2 * games)

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 from ..access import get_tournament_for_arbiter, get_tournament_for_viewer
 from ..models import Player, RoundStatus
 from ..reports import aro_chart, rating_change, spreadsheet
-from ..reports.aro import aro_groups, aro_lines, aro_rounds, aro_spread
+from ..reports.aro import aro_groups, aro_page, aro_rounds
 from ..reports.crosstable import crosstable_lines
 from ..reports.crosstable import square as square_crosstable
 from ..reports.player_card import player_card as card_of
@@ -179,9 +179,8 @@ def aro_list(request: HttpRequest, slug: str) -> HttpResponse:
 def _aro_list(request: HttpRequest, t) -> HttpResponse:
     choices = aro_rounds(t)
     asked = _round_asked(request, choices)
-    number, lines = aro_lines(t, asked)
+    number, lines, spread = aro_page(t, asked)
     page = page_of(request, lines)
-    spread = aro_spread(t)
     return _render_live(
         request,
         "pairing/aro.html",

@@ -647,3 +647,38 @@ def test_pairing_a_dubov_round_computes_its_aro_list_and_publishing_keeps_it(tou
     assert aro.aro_spread(tournament) == real_spread(tournament, 2) and charted == [2]
     page = Client().get(reverse("pairing:aro", args=[tournament.slug]))
     assert page.status_code == 200 and computed == [3] and charted == [2]
+
+
+def test_the_aro_page_computed_cold_reads_the_histories_once(tournament, chief, players, monkeypatch):
+    """The ARO list before the next round and its chart of the rounds complete, neither
+    computed yet (a rating corrected moves both): the page builds one snapshot for both,
+    and they are what each computed on its own gives; found in the cache, none is built.
+    An older round's list asked for (``?round=2``) is drawn from its own snapshot."""
+    from pairing.models import Tournament
+    from pairing.models.tournament import bump_revision
+    from pairing.reports import aro
+    from pairing.services import snapshot as snapshots
+    from tests.web.helpers import play_round
+
+    Tournament.objects.filter(pk=tournament.pk).update(public=True)
+    play_round(tournament, chief)
+    play_round(tournament, chief)
+    player = tournament.player_set.order_by("tpn").first()
+    type(player).objects.filter(pk=player.pk).update(rating=player.rating + 1)
+    bump_revision(tournament.pk)
+    tournament.refresh_from_db()
+    built = []
+    real_build = snapshots.build_snapshot
+    monkeypatch.setattr(aro, "build_snapshot", lambda t, n=None: built.append(n) or real_build(t, n))
+    read_histories = []
+    real_histories = snapshots.histories
+    monkeypatch.setattr(aro, "histories", lambda *a, **k: read_histories.append(a[1]) or real_histories(*a, **k))
+    page = Client().get(reverse("pairing:aro", args=[tournament.slug]))
+    assert page.status_code == 200 and built == [3] and read_histories == []
+    number, lines, spread = aro.aro_page(tournament)
+    assert (number, lines, spread) == (3, aro._aro_lines(tournament, 3), aro._aro_spread(tournament, 2))
+    assert built == [3, 3] and read_histories == [2]  # the two computed above on their own
+    del built[:], read_histories[:]
+    assert aro.aro_page(tournament) == (number, lines, spread) and built == [] and read_histories == []
+    assert Client().get(reverse("pairing:aro", args=[tournament.slug]) + "?round=2").status_code == 200
+    assert built == [2] and read_histories == []  # the chart (of rounds 1-2) was found
