@@ -94,9 +94,10 @@ def pairing_scores(snapshot: Snapshot) -> tuple[dict[int, list[Decimal]], dict[i
     accel = snapshot.acceleration
     running: dict[int, list[Decimal]] = {}
     real: dict[int, Decimal] = {}
-    by_code = pts.by_code
+    points_of = pts.by_code.__getitem__
     for p in snapshot.players:
-        gained = [by_code[result._value_] for _opponent, _colour, result in p.history]
+        # the results' column (zip transposes in C), each code's points
+        gained = list(map(points_of, map(_VALUE, tuple(zip(*p.history, strict=True))[2]))) if p.history else []
         if accel:
             acc = Decimal(0)
             seq = [acc + virtual_points(accel, p.id, 1)]
