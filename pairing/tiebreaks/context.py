@@ -209,10 +209,18 @@ class _Context:
                     return face[k]
                 return min(face[k], as_opp[j] if j >= 0 else half)
 
-            self._values_cache = [
-                [as_opp[j] if game else dummy(k, j) for j, game in zip(self.opp[k], self.otb[k], strict=True)]
-                for k in range(self.n)
-            ]
+            # each opponent's value mapped in C, then the rounds without a game (a few)
+            # given the dummy's
+            value_of = as_opp.__getitem__
+            values: list[list[Decimal]] = []
+            for k, (opp, otb) in enumerate(zip(self.opp, self.otb, strict=True)):
+                row = list(map(value_of, opp))
+                if not all(otb):
+                    for r, game in enumerate(otb):
+                        if not game:
+                            row[r] = dummy(k, opp[r])
+                values.append(row)
+            self._values_cache = values
         return self._values_cache
 
     def koya_limit(self, shift: int = 0) -> Decimal:
