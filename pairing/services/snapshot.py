@@ -14,7 +14,7 @@ from django.db.models import Q
 
 from .. import engine
 from ..engine import Colour, PointSystem, Result, RoundEntry, Snapshot, System
-from ..models import SIDES, Bye, ByeKind, ForbiddenPair, Game, Player, RoundStatus, Tournament
+from ..models import SIDES, Bye, ByeKind, ForbiddenPair, Game, GameResult, Player, RoundStatus, Tournament
 from . import acceleration
 
 
@@ -85,8 +85,8 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
         of_white, of_black = line(w), line(b)
         if sides is None:
             if of_white is not None or of_black is not None:
-                board = Game.objects.filter(round_id=round_id, white_id=w).values_list("board", flat=True).first()
-                raise ValueError(f"round {numbers[round_id]} board {board} has no result yet")
+                number, board = _first_without_result(games, hist)
+                raise ValueError(f"round {number} board {board} has no result yet")
             continue
         r = numbers[round_id] - 1
         if of_white is not None:
@@ -99,6 +99,16 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
             continue  # the PAB of a draft, or a player not asked for
         hist[player_id][number - 1] = _BYE_ENTRIES[kind]
     return hist
+
+
+def _first_without_result(games, hist: dict) -> tuple[int, int]:
+    """(round number, board) of the first game of ``games`` without a result that is a
+    game of a player of ``hist``, by round and board (the games are read unordered)."""
+    pending = games.filter(result=GameResult.PENDING).order_by("round__number", "board")
+    for number, board, w, b in pending.values_list("round__number", "board", "white_id", "black_id"):
+        if w in hist or b in hist:
+            return number, board
+    raise AssertionError("a game without a result was read, and none is found")  # pragma: no cover
 
 
 def absent_ids(t: Tournament, round_number: int) -> frozenset[int]:

@@ -74,6 +74,12 @@ def test_histories_name_the_round_and_board_still_without_a_result(tournament, c
     rnd.game_set.exclude(pk=open_board.pk).update(result=GameResult.WHITE_WINS)
     with pytest.raises(ValueError, match=rf"^round 2 board {open_board.board} has no result yet$"):
         histories(tournament, 2)
+    # several boards open: the first by round and board is named (the games are read unordered)
+    second = rnd.game_set.exclude(pk=open_board.pk).order_by("-board").first()
+    rnd.game_set.filter(pk=second.pk).update(result=GameResult.PENDING)
+    with pytest.raises(ValueError, match=rf"^round 2 board {second.board} has no result yet$"):
+        histories(tournament, 2)
+    rnd.game_set.filter(pk=second.pk).update(result=GameResult.WHITE_WINS)
     elsewhere = list(tournament.player_set.exclude(pk__in=[open_board.white_id, open_board.black_id]))[:3]
     lines = histories(tournament, 2, elsewhere)
     assert set(lines) == {p.pk for p in elsewhere} and all(len(h) == 2 for h in lines.values())
