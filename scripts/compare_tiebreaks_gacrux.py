@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pairing import tiebreaks as tb  # noqa: E402
 from pairing.engine.model import Result, RoundEntry  # noqa: E402
 from pairing.engine.trf import parse_trf  # noqa: E402
-from pairing.tiebreaks import context as tb_context  # noqa: E402
+from pairing.tiebreaks import arithmetic as tb_arithmetic  # noqa: E402
 from scripts.generated import generate as _generate  # noqa: E402
 
 # (our code, Gacrux's spelling without the version modifier)
@@ -134,7 +134,7 @@ def ours(text: str, rules: int, reading: str = "") -> dict[int, tuple]:
     )
     order = tb.parse_order(", ".join(code for code, _ in LIST))
     if reading == "R1":
-        with mock.patch.object(tb_context, "_vur_to_cut", _vur_of_lowest_dummy):
+        with mock.patch.object(tb_arithmetic, "_vur_to_cut", _vur_of_lowest_dummy):
             return dict(tb.compute(data, order))
     return dict(tb.compute(data, order))
 
