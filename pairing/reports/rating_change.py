@@ -117,6 +117,18 @@ def any_rated(players: list[Player], hist: dict) -> bool:
     )
 
 
+def any_rated_in(players: list, columns) -> bool:
+    """:func:`any_rated` of the rounds read as columns (:class:`pairing.tiebreaks.HistoryColumns`,
+    by the positions of ``players``)."""
+    official = [official_rating(p) for p in players]
+    scored = {r.value for r in _SCORE}
+    return any(
+        official[i] is not None and j >= 0 and code in scored and official[j] is not None
+        for i, (opponents, codes) in enumerate(zip(columns.opponents, columns.codes, strict=True))
+        for j, code in zip(opponents, codes, strict=True)
+    )
+
+
 def average_rating(players: list[Player]) -> int | None:
     """The tournament's average rating: the mean official rating of the rated players,
     rounded half up."""

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 
 from ..engine import RoundEntry
 from ..models import Game, GameResult, Player, RoundStatus, Tournament
-from ..services.snapshot import histories, point_system
+from ..services.snapshot import histories, history_table, point_system
 
 
 def figure(value, places: int) -> str:
@@ -220,7 +220,8 @@ def _ranked(t: Tournament, rounds: int, order_ties: bool) -> Ranked:
         dropped=tuple(table.dropped),
         tpr={pk: int(v[0]) if v[0] is not None else None for pk, v in table.extra.items()},
         average_rating=rating_change.average_rating(table.players),
-        rated=rating_change.any_rated(table.players, table.hist),
+        rated=(rating_change.any_rated(table.players, table.hist) if table.hist is not None
+               else rating_change.any_rated_in(table.players, table.data.columns)),
     )
 
 
@@ -230,7 +231,7 @@ class _Table:
     rows: list[StandingRow]
     rounds: int
     players: list[Player]
-    hist: dict[int, list[RoundEntry]]
+    hist: dict[int, list[RoundEntry]] | None  # None: the rounds read as columns (data.columns)
     data: object  # tiebreaks.TBTournament
     # expelled players (rank 0): out of the standings, at the foot of the crosstable
     expelled: list[StandingRow] = ()
@@ -240,10 +241,12 @@ class _Table:
     extra: dict = None
 
 
-def tiebreak_input(t: Tournament, players: list[Player], hist: dict, rounds: int):
+def tiebreak_input(t: Tournament, players: list[Player], hist: dict | None, rounds: int, columns=None):
     """The tie-break computation's input for ``t``: the C.07 text by the start date, the
     rule for unrated players (never their provisional pairing rating), each round's
-    rating for an event over 30 days, the values typed in for EXT."""
+    rating for an event over 30 days, the values typed in for EXT.  The rounds as
+    ``hist`` (player id -> entries) or as ``columns`` (:func:`history_table`, by the
+    players' positions)."""
     from .. import tiebreaks as tb
     from ..models import RoundRating
 
@@ -256,7 +259,8 @@ def tiebreak_input(t: Tournament, players: list[Player], hist: dict, rounds: int
     return tb.TBTournament(
         players=tuple(
             tb.TBPlayer(
-                id=p.pk, rating=None if p.rating_provisional else p.rating, history=tuple(hist[p.pk]),
+                id=p.pk, rating=None if p.rating_provisional else p.rating,
+                history=() if columns is not None else tuple(hist[p.pk]),
                 tpn=p.tpn or 0, round_ratings=tuple(per_round.get(p.pk, ())), external=p.external_tiebreak,
             )
             for p in players
@@ -268,6 +272,7 @@ def tiebreak_input(t: Tournament, players: list[Player], hist: dict, rounds: int
         unrated=tb.Unrated(t.unrated_tiebreaks),
         unrated_rating=t.unrated_tiebreak_rating or 0,
         ratings_per_round=t.long_event and t.ratings_per_round,
+        columns=tb.HistoryColumns(*columns) if columns is not None else None,
     )
 
 
@@ -303,9 +308,14 @@ def standings_table(t: Tournament, rounds: int | None = None, order_ties: bool =
     done = complete_rounds(t)
     rounds = done if rounds is None else max(0, min(rounds, done))
     # only count complete rounds (a round in play is not in the table)
+    columns = None
     if players is None:
         players = list(t.player_set.order_by("tpn"))
-    hist = histories(t, rounds, players)
+        hist = histories(t, rounds, players)
+    elif t.round_robin:  # the annulled results (C.05) are read on the entries
+        hist = histories(t, rounds, players)
+    else:  # the ranking's plain rows: the rounds read as the tie-breaks' columns, no entries
+        hist, columns = None, history_table(t, rounds, players)
     try:
         order = tb.parse_order(t.tiebreaks) if t.tiebreaks.strip() else ()
     except ValueError:
@@ -313,7 +323,7 @@ def standings_table(t: Tournament, rounds: int | None = None, order_ties: bool =
     annulled = annulled_players(t, players, hist) if t.round_robin else set()
     if annulled:
         hist = _without_games_of(hist, annulled)
-    data = tiebreak_input(t, players, hist, rounds)
+    data = tiebreak_input(t, players, hist, rounds, columns)
     order, dropped = tb.applicable(data, order)
     by_pk = {p.pk: p for p in players}
     try:

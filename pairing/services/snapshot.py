@@ -7,6 +7,7 @@ absences from requested byes and withdrawals, forbidden pairs from
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from decimal import Decimal
 from functools import partial
 
@@ -35,6 +36,7 @@ def point_system(t: Tournament) -> PointSystem:
 # Each stored result as the two sides' entries' results, and each kind of bye as its
 # entry (immutable, shared): looked up once, not per game.
 _SIDE_RESULTS = {code: (Result(w), Result(b)) for code, (w, b) in SIDES.items()}
+_SIDE_CODES = {code: (w, b) for code, (w, b) in SIDES.items()}
 _BYE_ENTRIES = {kind: RoundEntry(None, None, Result(kind)) for kind in ByeKind.values}
 
 
@@ -59,23 +61,9 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
     40-round field: 200,000 games), read without a join (the rounds' numbers apart).
     """
     ids = [p.pk for p in players] if players is not None else list(t.player_set.values_list("pk", flat=True))
-    # a few players: their games only; many (the whole field, as the standings ask): every
-    # game of the tournament, read without a list of thousands of ids in the query, and
-    # the ones of players not asked for passed over
-    subset = players is not None and len(ids) <= _FEW_PLAYERS
     zero = _BYE_ENTRIES[ByeKind.ZERO]
     hist: dict[int, list[RoundEntry]] = {pk: [zero] * up_to for pk in ids}
-    # the rounds' numbers apart (a few rows), so that the games are read without a join
-    numbers = dict(
-        t.round_set.filter(number__lte=up_to).exclude(status=RoundStatus.DRAFT).values_list("pk", "number")
-    )
-    # unordered: the models' ordering (by round number, by the player's number) would join
-    # the rounds and the players and sort 200,000 rows on the server for nothing
-    games = Game.objects.filter(round_id__in=numbers).order_by()
-    byes = Bye.objects.filter(tournament=t, round_number__lte=up_to).order_by()
-    if subset:
-        games = games.filter(Q(white_id__in=ids) | Q(black_id__in=ids))
-        byes = byes.filter(player_id__in=ids)
+    numbers, games, byes = _games_and_byes(t, up_to, ids, subset=players is not None and len(ids) <= _FEW_PLAYERS)
     white, black, sides_of = Colour.WHITE, Colour.BLACK, _SIDE_RESULTS
     line = hist.get
     # RoundEntry's fields given as one tuple: its generated __new__ (a Python call) left out
@@ -93,12 +81,71 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
             of_white[r] = entry((b, white, sides[0]))
         if of_black is not None:
             of_black[r] = entry((w, black, sides[1]))
-    published = set(t.published_rounds().values_list("number", flat=True))
-    for player_id, number, kind in byes.values_list("player_id", "round_number", "kind"):
-        if (kind == ByeKind.PAIRING and number not in published) or player_id not in hist:
-            continue  # the PAB of a draft, or a player not asked for
+    for player_id, number, kind in _byes_counted(t, byes, hist):
         hist[player_id][number - 1] = _BYE_ENTRIES[kind]
     return hist
+
+
+def history_table(t: Tournament, up_to: int, players: list) -> tuple[list[list[int]], list[list[str]], list[list]]:
+    """:func:`histories` of every player of ``t`` (``players``, anything with ``pk``) as
+    the tie-breaks' columns (:class:`pairing.tiebreaks.HistoryColumns`): by the players'
+    positions in ``players``, the opponent's position (-1 for none), the result code, the
+    colour.  Read from the games straight into the lists: at 9,999 x 40 a third of the
+    time of making the 400,000 entries and reading them back (0.05 s against 0.18 s)."""
+    index = {p.pk: i for i, p in enumerate(players)}
+    n = len(players)
+    opponents = [[-1] * up_to for _ in range(n)]
+    codes = [[ByeKind.ZERO.value] * up_to for _ in range(n)]
+    colours: list[list] = [[None] * up_to for _ in range(n)]
+    numbers, games, byes = _games_and_byes(t, up_to, list(index), subset=False)
+    white, black, at = Colour.WHITE, Colour.BLACK, index.get
+    for round_id, w, b, result in games.values_list("round_id", "white_id", "black_id", "result"):
+        sides = _SIDE_CODES.get(result)
+        wi, bi = at(w), at(b)
+        if sides is None:
+            if wi is not None or bi is not None:
+                number, board = _first_without_result(games, index)
+                raise ValueError(f"round {number} board {board} has no result yet")
+            continue
+        r = numbers[round_id] - 1
+        if wi is not None:
+            opponents[wi][r], codes[wi][r], colours[wi][r] = bi, sides[0], white
+        if bi is not None:
+            opponents[bi][r], codes[bi][r], colours[bi][r] = wi, sides[1], black
+    for player_id, number, kind in _byes_counted(t, byes, index):
+        i = index[player_id]
+        opponents[i][number - 1], codes[i][number - 1], colours[i][number - 1] = -1, kind, None
+    return opponents, codes, colours
+
+
+def _games_and_byes(t: Tournament, up_to: int, ids: list[int], subset: bool):
+    """(round id -> number, the games, the byes) of rounds 1..``up_to`` that the histories
+    read: drafts left out; ``subset``: only those of the players ``ids`` (a few players:
+    their games only; many, the whole field: every game of the tournament, read without
+    a list of thousands of ids in the query, and the ones of players not asked for
+    passed over by the caller)."""
+    # the rounds' numbers apart (a few rows), so that the games are read without a join
+    numbers = dict(
+        t.round_set.filter(number__lte=up_to).exclude(status=RoundStatus.DRAFT).values_list("pk", "number")
+    )
+    # unordered: the models' ordering (by round number, by the player's number) would join
+    # the rounds and the players and sort 200,000 rows on the server for nothing
+    games = Game.objects.filter(round_id__in=numbers).order_by()
+    byes = Bye.objects.filter(tournament=t, round_number__lte=up_to).order_by()
+    if subset:
+        games = games.filter(Q(white_id__in=ids) | Q(black_id__in=ids))
+        byes = byes.filter(player_id__in=ids)
+    return numbers, games, byes
+
+
+def _byes_counted(t: Tournament, byes, asked) -> Iterator[tuple[int, int, str]]:
+    """(player id, round number, kind) of the byes that count, of players in ``asked``:
+    not the PAB of a round not yet published (a draft's)."""
+    published = set(t.published_rounds().values_list("number", flat=True))
+    for player_id, number, kind in byes.values_list("player_id", "round_number", "kind"):
+        if (kind == ByeKind.PAIRING and number not in published) or player_id not in asked:
+            continue  # the PAB of a draft, or a player not asked for
+        yield player_id, number, kind
 
 
 def _first_without_result(games, hist: dict) -> tuple[int, int]:

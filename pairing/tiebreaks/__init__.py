@@ -44,6 +44,7 @@ as, and every column except direct encounter), :mod:`.ranking` (direct encounter
 from .definitions import (
     RULES_2023,
     RULES_2026,
+    HistoryColumns,
     StandingRow,
     TBPlayer,
     TBTournament,
@@ -58,6 +59,7 @@ from .ranking import applicable, break_ties, compute, standings, standings_with,
 __all__ = [
     "RULES_2023",
     "RULES_2026",
+    "HistoryColumns",
     "Unrated",
     "applicable",
     "break_ties",

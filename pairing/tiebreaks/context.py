@@ -68,15 +68,24 @@ _MIRROR = {r.value: frozenset(m.value for m in r.opponent_results) for r in Resu
 _MIRRORED = frozenset((code, back) for code, backs in _MIRROR.items() for back in backs)
 
 
-def _facts(t: TBTournament) -> tuple[dict[int, int], list[list[str]], list[list[int]]]:
+def _facts(t: TBTournament) -> tuple[dict[int, int], list[list[str]], list[list[int]], list[list]]:
     """Check every history against the others: (id -> index, each player's result codes,
-    each player's opponents by index, -1 for none).  O(N·R): one pass over the histories
-    and one over these lists (a 9,999-player, 40-round field: 400,000 entries).  When a
-    check fails, :func:`_explain` walks the histories again to name the first problem."""
+    each player's opponents by index, -1 for none, each player's colours).  O(N·R): one
+    pass over the histories (or the columns given, :class:`HistoryColumns`) and one over
+    these lists (a 9,999-player, 40-round field: 400,000 entries).  When a check fails,
+    :func:`_explain` walks the histories again to name the first problem."""
     players = t.players
-    if any(len(p.history) != t.rounds for p in players):
-        _explain(t)
-    index, opps, codes, _colours = history_columns(players)
+    if t.columns is None:
+        if any(len(p.history) != t.rounds for p in players):
+            _explain(t)
+        index, opps, codes, colours = history_columns(players)
+    else:
+        opps, codes, colours = t.columns.opponents, t.columns.codes, t.columns.colours
+        if not len(opps) == len(codes) == len(colours) == len(players) or any(
+            len(row) != t.rounds for rows in (opps, codes, colours) for row in rows
+        ):
+            raise TieBreakError(f"the rounds given as columns are not {len(players)} players x {t.rounds} rounds")
+        index = {p.id: i for i, p in enumerate(players)}
     if len(index) != len(players):
         _explain(t)
     # a bye against nobody; a game against someone else whose line has this game too:
@@ -90,7 +99,20 @@ def _facts(t: TBTournament) -> tuple[dict[int, int], list[list[str]], list[list[
                     _explain(t)
             elif j == k or col_opp[j] != k or (col_code[k], col_code[j]) not in _MIRRORED:
                 _explain(t)
-    return index, codes, opps
+    return index, codes, opps, colours
+
+
+def _entries(t: TBTournament) -> list[tuple[RoundEntry, ...]]:
+    """Each player's history: his own, or made from the columns given (for the rare
+    readers that want the entries: an error's message, FB's last round)."""
+    if t.columns is None:
+        return [p.history for p in t.players]
+    ids = [p.id for p in t.players]
+    return [
+        tuple(RoundEntry(ids[j] if j >= 0 else None, colour, Result(code))
+              for j, code, colour in zip(opps, codes, colours, strict=True))
+        for opps, codes, colours in zip(t.columns.opponents, t.columns.codes, t.columns.colours, strict=True)
+    ]
 
 
 def _explain(t: TBTournament) -> None:
@@ -100,10 +122,11 @@ def _explain(t: TBTournament) -> None:
         if p.id in index:
             raise TieBreakError(f"player id {p.id} appears twice")
         index[p.id] = i
-    for p in t.players:
-        if len(p.history) != t.rounds:
-            raise TieBreakError(f"player {p.id} has {len(p.history)} rounds of history, expected {t.rounds}")
-        for r, e in enumerate(p.history, start=1):
+    histories = _entries(t)
+    for p, history in zip(t.players, histories, strict=True):
+        if len(history) != t.rounds:
+            raise TieBreakError(f"player {p.id} has {len(history)} rounds of history, expected {t.rounds}")
+        for r, e in enumerate(history, start=1):
             if e.result._value_ in _BYE:
                 if e.opponent is not None:
                     raise TieBreakError(f"player {p.id}, round {r}: a bye ({e.result.value}) has an opponent")
@@ -114,11 +137,11 @@ def _explain(t: TBTournament) -> None:
                 raise TieBreakError(f"player {p.id}, round {r}: unknown opponent {e.opponent}")
             if e.opponent == p.id:
                 raise TieBreakError(f"player {p.id}, round {r}: paired with themself")
-    for p in t.players:
-        for r, e in enumerate(p.history, start=1):
+    for p, history in zip(t.players, histories, strict=True):
+        for r, e in enumerate(history, start=1):
             if e.opponent is None:
                 continue
-            back = t.players[index[e.opponent]].history[r - 1]
+            back = histories[index[e.opponent]][r - 1]
             if back.opponent != p.id or back.result._value_ not in _MIRROR[e.result._value_]:
                 raise TieBreakError(
                     f"round {r}: player {p.id} has {e.result.value!r} against {e.opponent}, "
@@ -131,20 +154,19 @@ class _Context:
     """Per-round facts and scores, computed once per tournament (O(N·R))."""
 
     def __init__(self, t: TBTournament, index: dict[int, int],
-                 facts: tuple[list[list[str]], list[list[int]]] | None = None):
-        """``facts``: the result codes and opponents' indexes :func:`_facts` read while
-        checking the histories (else read here)."""
+                 facts: tuple[list[list[str]], list[list[int]], list[list]] | None = None):
+        """``facts``: the result codes, opponents' indexes and colours :func:`_facts` read
+        while checking the histories (else read here)."""
         self.t = t
         self.n = len(t.players)
         points = {r.value: t.points.points(r) for r in Result}
         draw = t.points.draw
         if facts is None:
-            facts = (
-                [[e.result._value_ for e in p.history] for p in t.players],
-                [[index[e.opponent] if e.opponent is not None else -1 for e in p.history] for p in t.players],
-            )
+            _index, opps, codes, colours = history_columns(t.players)
+            facts = (codes, opps, colours)
         self.code: list[list[str]] = facts[0]  # TRF result codes
         self.opp: list[list[int]] = facts[1]  # opponent index, -1 for no opponent
+        self.colour: list[list] = facts[2]  # Colour, None for none
         self.pts: list[list[Decimal]] = []
         self.otb: list[list[bool]] = []  # over-the-board game (round robin: forfeits too)
         self.avail: list[list[bool]] = []  # available to play (not a VUR)
@@ -267,10 +289,7 @@ class _Context:
     # ------------------------------------------------------------ player-only
 
     def count(self, predicate) -> list[Value]:
-        return [
-            sum(1 for r, e in enumerate(p.history) if predicate(self, i, r, e))
-            for i, p in enumerate(self.t.players)
-        ]
+        return [sum(1 for r in range(len(self.code[i])) if predicate(self, i, r)) for i in range(self.n)]
 
     def standard_points(self) -> list[Value]:
         """STD (C.07 2026): each round's points read as 1 (more than a draw), ½ (a
@@ -399,15 +418,15 @@ class _Context:
 
 _COUNTERS = {
     # 7.1: as many points as a win, played or not
-    "WIN": lambda c, i, r, e: c.pts[i][r] == c.t.points.win,
+    "WIN": lambda c, i, r: c.pts[i][r] == c.t.points.win,
     # 7.2 / 7.4: won over the board
-    "WON": lambda c, i, r, e: c.otb[i][r] and c.code[i][r] in _WON_CODES,
-    "BWG": lambda c, i, r, e: c.otb[i][r] and c.code[i][r] in _WON_CODES and e.colour is Colour.BLACK,
+    "WON": lambda c, i, r: c.otb[i][r] and c.code[i][r] in _WON_CODES,
+    "BWG": lambda c, i, r: c.otb[i][r] and c.code[i][r] in _WON_CODES and c.colour[i][r] is Colour.BLACK,
     # 7.3: played over the board with Black
-    "BPG": lambda c, i, r, e: c.otb[i][r] and e.colour is Colour.BLACK,
+    "BPG": lambda c, i, r: c.otb[i][r] and c.colour[i][r] is Colour.BLACK,
     # 7.5: available to play (not a VUR); REP is its 2026 name
-    "GE": lambda c, i, r, e: c.avail[i][r],
-    "REP": lambda c, i, r, e: c.avail[i][r],
+    "GE": lambda c, i, r: c.avail[i][r],
+    "REP": lambda c, i, r: c.avail[i][r],
 }
 
 
@@ -429,8 +448,7 @@ def _fore_context(t: TBTournament) -> _Context:
     """C.07 8.3: the tournament with every paired last-round board counted as a played draw."""
     last = t.rounds - 1
     players = []
-    for p in t.players:
-        history = p.history
+    for p, history in zip(t.players, _entries(t), strict=True):
         if last >= 0 and history[last].opponent is not None and not history[last].result.is_bye:
             e = history[last]
             history = history[:last] + (RoundEntry(e.opponent, e.colour, Result.DRAW),)

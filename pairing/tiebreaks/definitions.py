@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Protocol
 
-from pairing.engine.model import PointSystem, RoundEntry
+from pairing.engine.model import Colour, PointSystem, RoundEntry
 
 Value = Decimal | int
 
@@ -64,6 +64,20 @@ RULES_2026 = 2026
 
 
 @dataclass(frozen=True)
+class HistoryColumns:
+    """Every player's rounds as lists, by the players' positions in
+    :attr:`TBTournament.players`: the opponent's position (-1 for none), the TRF result
+    code, the colour (None for none).  A caller that reads the rounds this way (the
+    standings of a big field, from the games) gives them instead of each player's
+    ``history``, which is then left empty: 400,000 entries are not made to be read back
+    into these lists."""
+
+    opponents: list[list[int]]
+    codes: list[list[str]]
+    colours: list[list[Colour | None]]
+
+
+@dataclass(frozen=True)
 class TBTournament:
     """``rounds``: rounds completed; ``round_robin``: forfeits count as played games (C.07 15).
 
@@ -81,6 +95,8 @@ class TBTournament:
     unrated: Unrated = Unrated.DROP
     unrated_rating: int = 0
     ratings_per_round: bool = False
+    # the players' rounds as columns, their histories left empty (see HistoryColumns)
+    columns: HistoryColumns | None = None
 
     @classmethod
     def from_players(

@@ -69,8 +69,8 @@ def _direct_encounter(ctx: _Context, keys: list[tuple], forfeits: bool = False) 
 
 
 def _columns(t: TBTournament, order: Iterable[TieBreak]) -> tuple[_Context, list[list[Value]]]:
-    index, codes, opponents = _facts(t)
-    ctx = _Context(t, index, (codes, opponents))
+    index, codes, opponents, colours = _facts(t)
+    ctx = _Context(t, index, (codes, opponents, colours))
     columns: list[list[Value]] = []
     for tb in order:
         if tb.base == "DE":
