@@ -68,15 +68,9 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
     line = hist.get
     # RoundEntry's fields given as one tuple: its generated __new__ (a Python call) left out
     entry = partial(tuple.__new__, RoundEntry)
-    for round_id, w, b, result in games.values_list("round_id", "white_id", "black_id", "result"):
-        sides = sides_of.get(result)
+    for r, w, b, result in _games_read(games, numbers, hist):
+        sides = sides_of[result]
         of_white, of_black = line(w), line(b)
-        if sides is None:
-            if of_white is not None or of_black is not None:
-                number, board = _first_without_result(games, hist)
-                raise ValueError(f"round {number} board {board} has no result yet")
-            continue
-        r = numbers[round_id] - 1
         if of_white is not None:
             of_white[r] = entry((b, white, sides[0]))
         if of_black is not None:
@@ -99,15 +93,9 @@ def history_table(t: Tournament, up_to: int, players: list) -> tuple[list[list[i
     colours: list[list] = [[None] * up_to for _ in range(n)]
     numbers, games, byes = _games_and_byes(t, up_to, list(index), subset=False)
     white, black, at = Colour.WHITE, Colour.BLACK, index.get
-    for round_id, w, b, result in games.values_list("round_id", "white_id", "black_id", "result"):
-        sides = _SIDE_CODES.get(result)
+    for r, w, b, result in _games_read(games, numbers, index):
+        sides = _SIDE_CODES[result]
         wi, bi = at(w), at(b)
-        if sides is None:
-            if wi is not None or bi is not None:
-                number, board = _first_without_result(games, index)
-                raise ValueError(f"round {number} board {board} has no result yet")
-            continue
-        r = numbers[round_id] - 1
         if wi is not None:
             opponents[wi][r], codes[wi][r], colours[wi][r] = bi, sides[0], white
         if bi is not None:
@@ -136,6 +124,19 @@ def _games_and_byes(t: Tournament, up_to: int, ids: list[int], subset: bool):
         games = games.filter(Q(white_id__in=ids) | Q(black_id__in=ids))
         byes = byes.filter(player_id__in=ids)
     return numbers, games, byes
+
+
+def _games_read(games, numbers: dict[int, int], asked) -> Iterator[tuple[int, int, int, str]]:
+    """(round index from 0, white's id, black's id, result) of each game of ``games`` with
+    a result; a game of a player in ``asked`` without one raises ValueError naming the
+    first such board by round and board (the games of players not asked are passed
+    over, whatever their state)."""
+    for round_id, w, b, result in games.values_list("round_id", "white_id", "black_id", "result"):
+        if result in SIDES:
+            yield numbers[round_id] - 1, w, b, result
+        elif w in asked or b in asked:
+            number, board = _first_without_result(games, asked)
+            raise ValueError(f"round {number} board {board} has no result yet")
 
 
 def _byes_counted(t: Tournament, byes, asked) -> Iterator[tuple[int, int, str]]:
