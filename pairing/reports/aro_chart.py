@@ -47,7 +47,7 @@ def running_figures(
     rating of the opponents of played games, rounded half up; 0 without a game."""
     rounds = max((len(h) for h in histories.values()), default=0)
     out: list[list[tuple[Decimal, int]]] = [[] for _ in range(rounds)]
-    value = {r.value: points.points(r) for r in Result}  # by code: an enum's hash is a Python call
+    value = points.by_code  # by code: an enum's hash is a Python call
     played = frozenset(r.value for r in Result if r.is_played)
     for history in histories.values():
         score, total, games, aro = Decimal(0), 0, 0, 0

@@ -108,22 +108,28 @@ def changes(players: list[Player], hist: dict, opponents: dict[int, Player] | No
 
 def any_rated(players: list[Player], hist: dict) -> bool:
     """Whether some game of ``hist`` counts for FIDE rating (:func:`changes` would list
-    it), found without working the changes out."""
-    official = {p.pk: official_rating(p) for p in players}
-    return any(
-        official[p.pk] is not None and e.opponent is not None and e.result in _SCORE
-        and official.get(e.opponent) is not None
-        for p in players for e in hist[p.pk]
-    )
+    it), found without working the changes out: :func:`any_rated_in` on the entries'
+    columns."""
+    from .. import tiebreaks as tb
+    from ..engine.history import history_columns
+
+    _index, opponents, codes, colours = history_columns([_Line(p.pk, hist[p.pk]) for p in players])
+    return any_rated_in(players, tb.HistoryColumns(opponents, codes, colours))
+
+
+class _Line(NamedTuple):
+    id: int
+    history: list
 
 
 def any_rated_in(players: list, columns) -> bool:
-    """:func:`any_rated` of the rounds read as columns (:class:`pairing.tiebreaks.HistoryColumns`,
-    by the positions of ``players``)."""
+    """Whether some game of the rounds read as columns (:class:`pairing.tiebreaks.HistoryColumns`,
+    by the positions of ``players``; an opponent not among them is None) counts for FIDE
+    rating: a scored game (W, D, L) between two players with an official rating."""
     official = [official_rating(p) for p in players]
     scored = {r.value for r in _SCORE}
     return any(
-        official[i] is not None and j >= 0 and code in scored and official[j] is not None
+        official[i] is not None and code in scored and j is not None and j >= 0 and official[j] is not None
         for i, (opponents, codes) in enumerate(zip(columns.opponents, columns.codes, strict=True))
         for j, code in zip(opponents, codes, strict=True)
     )
