@@ -55,49 +55,66 @@ def preference_of_colours(cols: tuple[Colour, ...]) -> Preference | None:
     the player has played no game (each system says what that means)."""
     if not cols:
         return None
-    cd = sum(1 if c is Colour.WHITE else -1 for c in cols)
+    return preference_after(2 * cols.count(Colour.WHITE) - len(cols), cols[-1], cols[-2] if len(cols) >= 2 else None)
+
+
+def preference_after(cd: int, last: Colour, before_last: Colour | None) -> Preference:
+    """:func:`preference_of_colours` of a player with colour difference ``cd`` whose last
+    two played games had ``before_last`` (None: only one game) and ``last``: all the rule
+    reads of the colours (a player's figures computed in bulk ask it by these three)."""
     if cd > 1:
         return Preference(Colour.BLACK, PreferenceStrength.ABSOLUTE)
     if cd < -1:
         return Preference(Colour.WHITE, PreferenceStrength.ABSOLUTE)
-    if len(cols) >= 2 and cols[-1] is cols[-2]:
-        return Preference(cols[-1].opposite, PreferenceStrength.ABSOLUTE)
+    if last is before_last:
+        return Preference(last.opposite, PreferenceStrength.ABSOLUTE)
     if cd == 1:
         return Preference(Colour.BLACK, PreferenceStrength.STRONG)
     if cd == -1:
         return Preference(Colour.WHITE, PreferenceStrength.STRONG)
-    return Preference(cols[-1].opposite, PreferenceStrength.MILD)
+    return Preference(last.opposite, PreferenceStrength.MILD)
 
 
 def pab_eligible(history: tuple[RoundEntry, ...], points: PointSystem) -> bool:
     """C.04.1 Art. 4 (2026), Dutch [C2], Dubov C2 / D8: no earlier pairing-allocated bye
     (whatever its value), no forfeit win, no unplayed round that scored at least a win
     (F, or any bye worth a win under this point system)."""
-    worth_a_win, played = points.codes_worth_a_win, _PLAYED_CODES
+    barred, worth_a_win = pab_bars(points), points.codes_worth_a_win
     for opponent, _colour, result in history:
         code = result._value_
-        if code in _PAB_BARS:
-            return False
-        if code in worth_a_win and (opponent is None or code not in played):
+        if code in barred or (opponent is None and code in worth_a_win):
             return False
     return True
+
+
+def pab_bars(points: PointSystem) -> frozenset[str]:
+    """The result codes that bar a player from the PAB (:func:`pab_eligible`) whatever the
+    entry's opponent: the PAB, the forfeit win, and every code worth a win that is not a
+    played game.  (A played code without an opponent, which a validated snapshot never
+    holds, bars too: :func:`pab_eligible` reads that.)"""
+    return _PAB_BARS | (points.codes_worth_a_win - _PLAYED_CODES)
 
 
 _PAB_BARS = frozenset({Result.PAIRING_BYE.value, Result.FORFEIT_WIN.value})
 
 
-def pairing_scores(snapshot: Snapshot) -> tuple[dict[int, list[Decimal]], dict[int, Decimal]]:
+def pairing_scores(snapshot: Snapshot, codes: list[list[str]] | None = None) -> tuple[dict[int, list[Decimal]], dict[int, Decimal]]:
     """``(running, real)``: ``running[id][k]`` is the player's pairing score before round
     k + 1 (points plus that round's virtual points, C.04.7), for k = 0 .. round_number - 1;
-    ``real[id]`` the points as in the standings.  O(N * R)."""
+    ``real[id]`` the points as in the standings.  ``codes``: the result codes of each
+    player in the order of ``snapshot.players`` (:func:`history_columns`), when the caller
+    has them.  O(N * R)."""
     pts = snapshot.points
     accel = snapshot.acceleration
     running: dict[int, list[Decimal]] = {}
     real: dict[int, Decimal] = {}
     points_of = pts.by_code.__getitem__
-    for p in snapshot.players:
+    for i, p in enumerate(snapshot.players):
         # the results' column (zip transposes in C), each code's points
-        gained = list(map(points_of, map(_VALUE, tuple(zip(*p.history, strict=True))[2]))) if p.history else []
+        if codes is not None:
+            gained = list(map(points_of, codes[i]))
+        else:
+            gained = list(map(points_of, map(_VALUE, tuple(zip(*p.history, strict=True))[2]))) if p.history else []
         if accel:
             acc = Decimal(0)
             seq = [acc + virtual_points(accel, p.id, 1)]
@@ -112,8 +129,10 @@ def pairing_scores(snapshot: Snapshot) -> tuple[dict[int, list[Decimal]], dict[i
     return running, real
 
 
-def validate(snapshot: Snapshot) -> None:
-    """Reject inconsistent input up front (style 8).  Raises InvalidSnapshot.
+def validate(snapshot: Snapshot) -> HistoryColumns:
+    """Reject inconsistent input up front (style 8).  Raises InvalidSnapshot.  Returns the
+    histories as columns (:func:`history_columns`), now known to agree: what a system
+    computing its figures in bulk reads next (:func:`pairing.engine.dubov.state.player_states`).
 
     Ratings are required by the Dubov system only (its 1.1 and the ARO); the Dutch
     system pairs by score and TPN alone."""
@@ -143,7 +162,8 @@ def validate(snapshot: Snapshot) -> None:
             )
         ids[p.id] = p
         tpns.add(p.tpn)
-    if not _histories_agree(s.players):
+    columns = history_columns(s.players)
+    if not _histories_agree(columns):
         _explain_histories(s.players, ids)
     for pid in s.absent:
         if pid not in ids:
@@ -161,12 +181,17 @@ def validate(snapshot: Snapshot) -> None:
     for pair in s.forbidden:
         if len(pair) != 2 or not all(x in ids for x in pair):
             raise InvalidSnapshot(f"forbidden pair {sorted(pair)} names an unknown player")
+    return columns
 
 
 _VALUE = attrgetter("_value_")
 
 
-def history_columns(players) -> tuple[dict[int, int], list[list[int | None]], list[list[str]], list[list[Colour | None]]]:
+# (id -> position, opponents by position, result codes, colours): see history_columns
+HistoryColumns = tuple[dict[int, int], list[list[int | None]], list[list[str]], list[list[Colour | None]]]
+
+
+def history_columns(players) -> HistoryColumns:
     """The histories of ``players`` (anything with ``id`` and ``history``) as lists, read
     in C (400,000 entries at 10,000 x 40): (id -> position in ``players``, each player's
     opponents by position, -1 for none and None for an id not among ``players``, each
@@ -191,13 +216,13 @@ def history_columns(players) -> tuple[dict[int, int], list[list[int | None]], li
     return index, opps, codes, colours
 
 
-def _histories_agree(players: tuple[Player, ...]) -> bool:
+def _histories_agree(columns: HistoryColumns) -> bool:
     """Whether every line agrees with its opponents' (what :func:`_explain_histories`
     checks entry by entry), checked a round at a time on the rounds' columns
     (:func:`history_columns`): a bye against nobody; a game or forfeit against another
     known player whose line names this one back, both played or both not; a played game
     with opposite colours."""
-    _index, opps, codes, colours = history_columns(players)
+    _index, opps, codes, colours = columns
     bye, played = _BYE_CODES, _PLAYED_CODES
     columns = zip(zip(*opps, strict=True), zip(*codes, strict=True), zip(*colours, strict=True), strict=True)
     for col_opp, col_code, col_colour in columns:

@@ -46,6 +46,23 @@ def _literal_pab_eligible(history, points):
     return True
 
 
+def _literal_preference(colours):
+    """Dubov 1.5.2 read from the text: absolute when CD > +1 or < -1 or the same colour in
+    the last two games (CD decides when both hold); strong when CD = +-1; mild otherwise,
+    alternating from the last game; no game: mild Black (1.5.2.4)."""
+    if not colours:
+        return Preference(Colour.BLACK, PreferenceStrength.MILD)
+    cd = sum(1 if c is Colour.WHITE else -1 for c in colours)
+    other = Colour.BLACK if colours[-1] is Colour.WHITE else Colour.WHITE
+    if abs(cd) > 1:
+        return Preference(Colour.BLACK if cd > 0 else Colour.WHITE, PreferenceStrength.ABSOLUTE)
+    if len(colours) >= 2 and colours[-1] == colours[-2]:
+        return Preference(other, PreferenceStrength.ABSOLUTE)
+    if abs(cd) == 1:
+        return Preference(Colour.BLACK if cd > 0 else Colour.WHITE, PreferenceStrength.STRONG)
+    return Preference(other, PreferenceStrength.MILD)
+
+
 def _literal_scores(snapshot):
     running, real = {}, {}
     for p in snapshot.players:
@@ -77,7 +94,8 @@ def test_the_figures_of_one_pass_are_the_figures_entry_by_entry(config):
             assert played_colours(p.history) == colours == st.colours
             assert st.games_played == len(colours)
             assert st.colour_difference == sum(1 if c is Colour.WHITE else -1 for c in colours)
-            assert st.preference == (preference_of_colours(colours) or Preference(Colour.BLACK, PreferenceStrength.MILD))
+            assert st.preference == _literal_preference(colours)
+            assert (preference_of_colours(colours) or Preference(Colour.BLACK, PreferenceStrength.MILD)) == st.preference
             assert pab_eligible(p.history, snapshot.points) == _literal_pab_eligible(p.history, snapshot.points)
             assert st.pab_eligible == _literal_pab_eligible(p.history, snapshot.points)
             assert st.aro == (int((Decimal(sum(opponents)) / len(opponents)).to_integral_value(ROUND_HALF_UP))
