@@ -12,8 +12,9 @@ from django.utils.translation import gettext
 
 from .. import engine
 from ..engine import Colour
+from ..engine.history import history_columns
 from ..models import Player, RoundStatus, Tournament
-from ..services.snapshot import build_snapshot, histories, point_system
+from ..services.snapshot import build_snapshot, history_table, point_system
 from .standings import complete_rounds
 
 
@@ -197,11 +198,11 @@ def _aro_spread(t: Tournament, done: int, snapshot=None) -> list:
 
     snapshot = _built(snapshot)
     if snapshot is not None:
-        hist = {p.id: p.history for p in snapshot.players}
-        ratings = {p.id: p.rating for p in snapshot.players}
+        _index, opponents, codes, _colours = history_columns(snapshot.players)
+        ratings = [p.rating for p in snapshot.players]
     else:
-        players = list(t.player_set.all())
-        hist = histories(t, done, players)
-        ratings = {p.pk: p.rating for p in players}
-    figures = aro_chart.running_figures(hist, ratings, point_system(t))
-    return aro_chart.spread_by_scoregroup(figures)
+        # the rounds read as columns, without entries or a snapshot (9,999 x 40: ~0.2 s)
+        players = list(t.player_set.order_by().values_list("pk", "rating", named=True))
+        opponents, codes, _colours = history_table(t, done, players)
+        ratings = [p.rating for p in players]
+    return aro_chart.spread_by_scoregroup(*aro_chart.running_figures(opponents, codes, ratings, point_system(t)))

@@ -671,8 +671,8 @@ def test_the_aro_page_computed_cold_reads_the_histories_once(tournament, chief, 
     real_build = snapshots.build_snapshot
     monkeypatch.setattr(aro, "build_snapshot", lambda t, n=None: built.append(n) or real_build(t, n))
     read_histories = []
-    real_histories = snapshots.histories
-    monkeypatch.setattr(aro, "histories", lambda *a, **k: read_histories.append(a[1]) or real_histories(*a, **k))
+    real_table = snapshots.history_table
+    monkeypatch.setattr(aro, "history_table", lambda *a, **k: read_histories.append(a[1]) or real_table(*a, **k))
     page = Client().get(reverse("pairing:aro", args=[tournament.slug]))
     assert page.status_code == 200 and built == [3] and read_histories == []
     number, lines, spread = aro.aro_page(tournament)
