@@ -90,6 +90,7 @@ PAGE_CHAPTER = {
     "crosstable": "standings",
     "player_card": "standings",
     "aro": "aro",
+    "aro_spread": "aro",
     "trf_import": "import-export",
     "trf_export": "import-export",
     "audit": "trust",

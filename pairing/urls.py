@@ -78,5 +78,6 @@ urlpatterns = [
     path(T + "standings.csv", views.standings_csv, name="standings_csv"),
     path(T + "crosstable/", views.crosstable, name="crosstable"),
     path(T + "aro/", views.aro_list, name="aro"),
+    path(T + "aro/spread/", views.aro_spread_page, name="aro_spread"),
     path(T + "player/<int:tpn>/", views.player_card, name="player_card"),
 ]

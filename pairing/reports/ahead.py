@@ -1,7 +1,7 @@
 """What the public pages show once a round is complete, computed ahead of the first
 visitor: the standings after it (and with them the crosstable, the player cards and the
-CSV), the points before the next round and, for a Dubov tournament with a round still to
-come, the ARO list before that round and its chart.
+CSV), the points before the next round and, for a Dubov tournament, the chart of the AROs
+per scoregroup (its own page) and, with a round still to come, the ARO list before it.
 
 The result that completes a round moves every one of them; at 10,000 players the
 standings take a second or two to compute and a Dubov ARO list several
@@ -15,7 +15,7 @@ values go into the shared cache that every page reads from."""
 from __future__ import annotations
 
 from ..models import Tournament
-from .aro import aro_page
+from .aro import aro_lines, aro_spread
 from .standings import complete_rounds, points_before, ranked
 
 
@@ -31,8 +31,11 @@ def after_a_round(t: Tournament) -> list[str]:
         points_before(t, done + 1)
         asked.append("points before the next round")
         if t.publishes_aro_list:
-            # one snapshot for the list and its chart (the same histories, read once),
-            # none when both are found
-            aro_page(t, done + 1)
+            aro_lines(t, done + 1)
             asked.append("ARO list")
+    if t.publishes_aro_list:
+        # its own page, also after the last round; it reads the rounds as columns, not
+        # the list's snapshot
+        aro_spread(t)
+        asked.append("ARO chart")
     return asked

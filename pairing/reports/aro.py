@@ -1,5 +1,6 @@
 """The ARO list (Dubov 9) published before each round, and the spread of AROs per
-scoregroup after each complete round (the chart of :mod:`pairing.reports.aro_chart`)."""
+scoregroup after each complete round (the chart of :mod:`pairing.reports.aro_chart`, a
+page of its own)."""
 
 from __future__ import annotations
 
@@ -74,27 +75,6 @@ class AroLine(NamedTuple):
     white: bool  # a White seeker
 
 
-class SnapshotOnce:
-    """The tournament before round ``round_number`` (:func:`build_snapshot`), built when
-    first asked for and then kept: the ARO list and its chart computed in one request or
-    task read the histories once (9,999 x 40: 0.4 s), and neither builds it when both
-    are found in the cache.  Pass it where a snapshot is taken."""
-
-    def __init__(self, t: Tournament, round_number: int):
-        self.t = t
-        self.round_number = round_number
-        self._built = None
-
-    def __call__(self):
-        if self._built is None:
-            self._built = build_snapshot(self.t, self.round_number)
-        return self._built
-
-
-def _built(snapshot):
-    return snapshot() if isinstance(snapshot, SnapshotOnce) else snapshot
-
-
 def aro_lines(t: Tournament, number: int | None = None, snapshot=None) -> tuple[int, tuple[AroLine, ...]]:
     """Dubov 9: every player of the ARO list published before round ``number`` (one of
     :func:`aro_rounds`; default the round in play, else the next round to pair), in the
@@ -114,7 +94,6 @@ def aro_lines(t: Tournament, number: int | None = None, snapshot=None) -> tuple[
 
 
 def _aro_lines(t: Tournament, number: int, snapshot=None) -> tuple[AroLine, ...]:
-    snapshot = _built(snapshot)
     if snapshot is None:
         snapshot = build_snapshot(t, number)
     states = engine.player_states(snapshot)
@@ -159,18 +138,6 @@ def aro_groups(t: Tournament, lines) -> list[AroGroup]:
     return list(groups.values())
 
 
-def aro_page(t: Tournament, number: int | None = None) -> tuple[int, tuple[AroLine, ...], list]:
-    """(``number``, :func:`aro_lines`, :func:`aro_spread`) as the ARO page shows them:
-    the list before round ``number`` (default: as :func:`aro_lines`) and the chart of
-    the rounds complete; when both are computed for the list before the next round,
-    from one snapshot."""
-    if number is None:
-        number = aro_rounds(t)[-1]
-    snapshot = SnapshotOnce(t, number)
-    number, lines = aro_lines(t, number, snapshot)
-    return number, lines, aro_spread(t, snapshot)
-
-
 def aro_list(t: Tournament, number: int | None = None) -> tuple[int, list[AroGroup]]:
     """Dubov 9: per scoregroup, White seekers by ARO (then TPN), Black seekers by rating
     (then TPN), with the figures the engine pairs with.  ``number``: the list published
@@ -182,9 +149,10 @@ def aro_list(t: Tournament, number: int | None = None) -> tuple[int, list[AroGro
 
 def aro_spread(t: Tournament, snapshot=None) -> list:
     """Per complete round, per scoregroup: the range of AROs (see :mod:`pairing.reports.aro_chart`).
-    Computed once and shared until a complete round changes.  ``snapshot``: the
-    tournament before the round after the last complete one (its pairing), whose
-    histories and ratings are those the chart is drawn from."""
+    Computed once and shared until a complete round changes, from the rounds read as
+    columns (:func:`history_table`).  ``snapshot``: the tournament before the round after
+    the last complete one, when the caller has built it (the pairing of that round): the
+    columns are read from its histories and ratings instead."""
     from ..computed import through_round
 
     done = complete_rounds(t)
@@ -196,7 +164,6 @@ def aro_spread(t: Tournament, snapshot=None) -> list:
 def _aro_spread(t: Tournament, done: int, snapshot=None) -> list:
     from . import aro_chart
 
-    snapshot = _built(snapshot)
     if snapshot is not None:
         _index, opponents, codes, _colours = history_columns(snapshot.players)
         ratings = [p.rating for p in snapshot.players]

@@ -34,7 +34,7 @@ from .ratings import (
     rating_list_upload,
     rating_lists,
 )
-from .reports import aro_list, crosstable, player_card, standings, standings_csv, trf_export
+from .reports import aro_list, aro_spread_page, crosstable, player_card, standings, standings_csv, trf_export
 from .roundrobin import berger
 from .rounds import absences, byes_grid, game_rating_result, game_result, round_detail
 from .tiebreak_details import tie_details
@@ -90,6 +90,7 @@ __all__ = [
     "absences",
     "byes_grid",
     "aro_list",
+    "aro_spread_page",
     "audit_trail",
     "crosstable",
     "dashboard",

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 from ..access import get_tournament_for_arbiter, get_tournament_for_viewer
 from ..models import Player, RoundStatus
 from ..reports import aro_chart, rating_change, spreadsheet
-from ..reports.aro import aro_groups, aro_page, aro_rounds
+from ..reports.aro import aro_groups, aro_lines, aro_rounds, aro_spread
 from ..reports.crosstable import crosstable_lines
 from ..reports.crosstable import square as square_crosstable
 from ..reports.player_card import player_card as card_of
@@ -166,27 +166,51 @@ def _standings_csv(request: HttpRequest, t) -> HttpResponse:
     return response
 
 
+def _publishing_aro(request: HttpRequest, slug: str):
+    """The tournament, for a page that only a tournament publishing an ARO list has."""
+    t = get_tournament_for_viewer(request, slug)
+    if not t.publishes_aro_list:  # the Dutch system and round robins pair without AROs
+        raise Http404(_("This tournament has no ARO list: the %(system)s does not use one.") % {"system": t.system_label})
+    return t
+
+
 @require_GET
 def aro_list(request: HttpRequest, slug: str) -> HttpResponse:
     """Dubov 9: the ARO list, per scoregroup, before the next round (or ``?round=N``:
     the list published before round N)."""
-    t = get_tournament_for_viewer(request, slug)
-    if not t.publishes_aro_list:  # the Dutch system and round robins pair without AROs
-        raise Http404(_("This tournament has no ARO list: the %(system)s does not use one.") % {"system": t.system_label})
+    t = _publishing_aro(request, slug)
     return public_page(request, t, lambda: _aro_list(request, t), params=("round", "page"))
 
 
 def _aro_list(request: HttpRequest, t) -> HttpResponse:
     choices = aro_rounds(t)
     asked = _round_asked(request, choices)
-    number, lines, spread = aro_page(t, asked)
+    number, lines = aro_lines(t, asked)
     page = page_of(request, lines)
     return _render_live(
         request,
         "pairing/aro.html",
         {"t": t, "number": number, "groups": aro_groups(t, page.items), "page": page, "round_choices": choices,
-         "polling": _polling(t, asked), "poll_url": poll_url(request, t),
-         "spread": spread, "chart": aro_chart.chart(spread), "is_arbiter": t.is_arbiter(request.user)},
+         "polling": _polling(t, asked), "poll_url": poll_url(request, t), "is_arbiter": t.is_arbiter(request.user)},
+    )
+
+
+@require_GET
+def aro_spread_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """How the AROs draw together: the range of AROs per scoregroup after each complete
+    round, as a chart and a table (a page of its own: at 10,000 players x 40 rounds it is
+    most of what the ARO list's pages would weigh)."""
+    t = _publishing_aro(request, slug)
+    return public_page(request, t, lambda: _aro_spread_page(request, t))
+
+
+def _aro_spread_page(request: HttpRequest, t) -> HttpResponse:
+    spread = aro_spread(t)
+    return _render_live(
+        request,
+        "pairing/aro_spread.html",
+        {"t": t, "spread": spread, "chart": aro_chart.chart(spread), "polling": _polling(t, None),
+         "poll_url": poll_url(request, t), "is_arbiter": t.is_arbiter(request.user)},
     )
 
 

@@ -41,12 +41,15 @@ def nothing_computed_from_now(monkeypatch) -> None:
 
 
 def the_visitor_reads_round_2s_pages(client, tournament) -> None:
-    """The public standings after round 2 and the ARO list before round 3 are served."""
+    """The public standings after round 2, the ARO list before round 3 and the chart of
+    rounds 1-2 are served."""
     standings = client.get(reverse("pairing:standings", args=[tournament.slug]))
     aro = client.get(reverse("pairing:aro", args=[tournament.slug]))
-    assert standings.status_code == aro.status_code == 200
+    chart = client.get(reverse("pairing:aro_spread", args=[tournament.slug]))
+    assert standings.status_code == aro.status_code == chart.status_code == 200
     assert "Standings after round 2" in standings.content.decode()
     assert "ARO list for round 3" in aro.content.decode()
+    assert "After round 2, scoregroup" in chart.content.decode()
 
 
 @pytest.fixture
@@ -101,7 +104,8 @@ def test_after_the_worker_ran_the_first_visitor_computes_nothing(
     _rnd, last = in_play
     record_result(last, GameResult.BLACK_WINS, chief)
     cache.clear()
-    assert tasks.compute_ahead.call(tournament.pk) == ["standings", "points before the next round", "ARO list"]
+    assert tasks.compute_ahead.call(tournament.pk) == ["standings", "points before the next round", "ARO list",
+                                                    "ARO chart"]
     nothing_computed_from_now(monkeypatch)
     the_visitor_reads_round_2s_pages(anon_client, tournament)
 
@@ -143,10 +147,12 @@ def test_a_rating_corrected_queues_the_figures_again_and_the_visitor_then_comput
         chief_client.post(url, {"name": player.name, "rating": player.rating + 9, "seen": "stale"})
     assert queued() == [[tournament.pk]]
     tournament.refresh_from_db()
-    assert tasks.compute_ahead.call(tournament.pk) == ["standings", "points before the next round", "ARO list"]
+    assert tasks.compute_ahead.call(tournament.pk) == ["standings", "points before the next round", "ARO list",
+                                                    "ARO chart"]
     nothing_computed_from_now(monkeypatch)
     assert anon_client.get(reverse("pairing:standings", args=[tournament.slug])).status_code == 200
     assert anon_client.get(reverse("pairing:aro", args=[tournament.slug])).status_code == 200
+    assert anon_client.get(reverse("pairing:aro_spread", args=[tournament.slug])).status_code == 200
 
 
 def test_the_settings_saved_queue_the_figures_again(chief_client, tournament, in_play,
@@ -239,6 +245,6 @@ def test_a_real_worker_computes_the_pages_once_the_last_result_is_in_and_the_vis
                                                      status="SUCCESSFUL").exists(),
                  timeout=90, what=f"the worker's task\n{log_of(tmp_path)}")
     assert DBTaskResult.objects.get(task_path="pairing.tasks.compute_ahead").return_value == [
-        "standings", "points before the next round", "ARO list"]
+        "standings", "points before the next round", "ARO list", "ARO chart"]
     nothing_computed_from_now(monkeypatch)
     the_visitor_reads_round_2s_pages(anon_client, tournament)

@@ -387,9 +387,10 @@ def test_a_tournament_of_the_system_has_no_aro_list(anon_client, chief_client, s
     Tournament.objects.filter(pk=swiss.pk).update(public=True)
     add_players(swiss, 6)
     play_round(swiss)
-    url = reverse("pairing:aro", args=[swiss.slug])
-    assert anon_client.get(url).status_code == 404
-    assert chief_client.get(url).status_code == 404
+    for name in ("aro", "aro_spread"):
+        url = reverse(f"pairing:{name}", args=[swiss.slug])
+        assert anon_client.get(url).status_code == 404
+        assert chief_client.get(url).status_code == 404
     card = anon_client.get(reverse("pairing:player_card", args=[swiss.slug, 1])).content.decode()
     assert 'id="aro"' not in card
 

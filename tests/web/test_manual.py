@@ -76,6 +76,7 @@ def test_vcl_q12_the_help_link_opens_the_chapter_of_the_page(chief_client, anon_
         reverse("pairing:round", args=[tournament.slug, 1]): "pairing",
         reverse("pairing:standings", args=[tournament.slug]): "standings",
         reverse("pairing:aro", args=[tournament.slug]): "aro",
+        reverse("pairing:aro_spread", args=[tournament.slug]): "aro",
         reverse("pairing:trf_import", args=[tournament.slug]): "import-export",
         reverse("pairing:audit", args=[tournament.slug]): "trust",
         reverse("pairing:forbidden_pairs", args=[tournament.slug]): "manual-pairing",

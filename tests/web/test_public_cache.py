@@ -67,6 +67,7 @@ def public_pages(t) -> list[str]:
         reverse("pairing:standings_csv", args=[t.slug]),
         reverse("pairing:crosstable", args=[t.slug]),
         reverse("pairing:aro", args=[t.slug]),
+        reverse("pairing:aro_spread", args=[t.slug]),
         reverse("pairing:player_card", args=[t.slug, 1]),
     ]
 
@@ -149,6 +150,28 @@ def test_a_result_moves_the_revision_and_the_next_request_shows_it(anon_client, 
     after = anon_client.get(url)
     assert after["X-Cache"] == "miss"
     assert "1-0" in result_cell(after.content.decode())
+
+
+def test_issue_38_the_aro_spread_comes_from_the_shared_cache_and_the_round_completed_shows_next(
+        anon_client, chief, live):
+    """Round 1 complete, round 2 in play: the chart of round 1, computed once and then read
+    from the shared copy while the page refreshes itself; a result of round 2 changes
+    nothing on it until the one that completes the round, which shows at the next request."""
+    url = reverse("pairing:aro_spread", args=[live.slug])
+    first, again = anon_client.get(url), anon_client.get(url)
+    assert (first["X-Cache"], again["X-Cache"]) == ("miss", "hit") and first.content == again.content
+    assert "public" in again["Cache-Control"] and not again.cookies
+    html = first.content.decode()
+    assert "After round 1, scoregroup" in html and "After round 2," not in html and 'hx-trigger="every 30s"' in html
+    *others, last = live.round_set.get(number=2).games()
+    for g in others:
+        record_result(g, GameResult.DRAW, chief)
+    assert "After round 2," not in anon_client.get(url).content.decode()
+    record_result(last, GameResult.DRAW, chief)
+    after = anon_client.get(url)
+    assert after["X-Cache"] == "miss"
+    assert "After round 2, scoregroup" in after.content.decode() and "hx-trigger" not in after.content.decode()
+    assert anon_client.get(url)["X-Cache"] == "hit"
 
 
 def test_a_round_published_shows_on_every_public_page_at_once(anon_client, chief, live):
@@ -647,13 +670,16 @@ def test_pairing_a_dubov_round_computes_its_aro_list_and_publishing_keeps_it(tou
     assert aro.aro_spread(tournament) == real_spread(tournament, 2) and charted == [2]
     page = Client().get(reverse("pairing:aro", args=[tournament.slug]))
     assert page.status_code == 200 and computed == [3] and charted == [2]
+    chart = Client().get(reverse("pairing:aro_spread", args=[tournament.slug]))
+    assert chart.status_code == 200 and 'id="spread-table"' in chart.content.decode() and charted == [2]
 
 
-def test_the_aro_page_computed_cold_reads_the_histories_once(tournament, chief, players, monkeypatch):
-    """The ARO list before the next round and its chart of the rounds complete, neither
-    computed yet (a rating corrected moves both): the page builds one snapshot for both,
-    and they are what each computed on its own gives; found in the cache, none is built.
-    An older round's list asked for (``?round=2``) is drawn from its own snapshot."""
+def test_the_aro_list_and_its_chart_computed_cold_each_read_the_rounds_once(tournament, chief, players, monkeypatch):
+    """The ARO list before the next round and the chart of the rounds complete, neither
+    computed yet (a rating corrected moves both): the list's page builds one snapshot and
+    no chart; the chart's page reads the rounds as columns once and builds no snapshot;
+    each is what computing it on its own gives; found in the cache, nothing is built or
+    read.  An older round's list asked for (``?round=2``) is drawn from its own snapshot."""
     from pairing.models import Tournament
     from pairing.models.tournament import bump_revision
     from pairing.reports import aro
@@ -670,15 +696,20 @@ def test_the_aro_page_computed_cold_reads_the_histories_once(tournament, chief, 
     built = []
     real_build = snapshots.build_snapshot
     monkeypatch.setattr(aro, "build_snapshot", lambda t, n=None: built.append(n) or real_build(t, n))
-    read_histories = []
+    read = []
     real_table = snapshots.history_table
-    monkeypatch.setattr(aro, "history_table", lambda *a, **k: read_histories.append(a[1]) or real_table(*a, **k))
+    monkeypatch.setattr(aro, "history_table", lambda *a, **k: read.append(a[1]) or real_table(*a, **k))
     page = Client().get(reverse("pairing:aro", args=[tournament.slug]))
-    assert page.status_code == 200 and built == [3] and read_histories == []
-    number, lines, spread = aro.aro_page(tournament)
-    assert (number, lines, spread) == (3, aro._aro_lines(tournament, 3), aro._aro_spread(tournament, 2))
-    assert built == [3, 3] and read_histories == [2]  # the two computed above on their own
-    del built[:], read_histories[:]
-    assert aro.aro_page(tournament) == (number, lines, spread) and built == [] and read_histories == []
+    assert page.status_code == 200 and built == [3] and read == []
+    chart = Client().get(reverse("pairing:aro_spread", args=[tournament.slug]))
+    assert chart.status_code == 200 and built == [3] and read == [2]
+    number, lines = aro.aro_lines(tournament)
+    assert (number, lines) == (3, aro._aro_lines(tournament, 3))
+    spread = aro.aro_spread(tournament)
+    assert spread == aro._aro_spread(tournament, 2) and [r.number for r in spread] == [1, 2]
+    assert built == [3, 3] and read == [2, 2]  # the two computed above on their own
+    del built[:], read[:]
+    assert aro.aro_lines(tournament) == (number, lines) and aro.aro_spread(tournament) == spread
+    assert built == [] and read == []
     assert Client().get(reverse("pairing:aro", args=[tournament.slug]) + "?round=2").status_code == 200
-    assert built == [2] and read_histories == []  # the chart (of rounds 1-2) was found
+    assert built == [2] and read == []

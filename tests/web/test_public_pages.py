@@ -217,11 +217,15 @@ def test_the_aro_list_before_an_earlier_round(anon_client, tournament, six):
     assert (rows["F"].score, rows["F"].aro, rows["F"].preference) == (Decimal("1.5"), 1800, "w")
 
 
-def test_the_aro_page_pictures_the_aro_spread_per_scoregroup(anon_client, tournament, six):
+def spread_url(t) -> str:
+    return reverse("pairing:aro_spread", args=[t.slug])
+
+
+def test_the_aro_spread_page_pictures_the_aro_spread_per_scoregroup(anon_client, tournament, six):
     """After round 1: 1 point A (met D 1700) and B (met E 1600): 1600-1700, spread 100;
     ½ point C (met F 1500) and F (met C 1800): 1500-1800; 0 points D (met A 2000) and
     E (met B 1900): 1900-2000."""
-    html = anon_client.get(reverse("pairing:aro", args=[tournament.slug])).content.decode()
+    html = anon_client.get(spread_url(tournament)).content.decode()
     assert '<svg class="chart"' in html and "<title id=\"spread-title\">" in html and "<desc" in html
     rows = cells(html, "spread-table")
     assert rows[:3] == [
@@ -230,6 +234,64 @@ def test_the_aro_page_pictures_the_aro_spread_per_scoregroup(anon_client, tourna
         ["1", "0", "2", "1900", "2000", "100"],
     ]
     assert "After round 1, scoregroup 0.5: 2 players, ARO 1500–1800 (spread 300)" in html
+
+
+@pytest.mark.parametrize("persona", ["anon_client", "chief_client", "stranger_client"])
+def test_issue_38_the_aro_spread_is_a_public_page_of_its_own(request, tournament, six, persona):
+    """Anyone reads it: a visitor, the chief arbiter, another signed-in user; the chart,
+    its legend and the figures of the three rounds, under the page's own title."""
+    response = request.getfixturevalue(persona).get(spread_url(tournament))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f"<title>How the AROs draw together · {tournament.name}" in html
+    assert 'id="aro-spread"' in html and '<svg class="chart"' in html and 'id="spread-legend"' in html
+    assert {row[0] for row in cells(html, "spread-table")} == {"1", "2", "3"}
+    assert "hx-trigger" not in html  # round 3 complete, none in play: nothing to refresh
+
+
+def test_issue_38_the_aro_list_links_to_the_spread_and_draws_no_chart(anon_client, tournament, six):
+    html = anon_client.get(reverse("pairing:aro", args=[tournament.slug])).content.decode()
+    assert f'href="{spread_url(tournament)}">How the AROs draw together</a>' in html
+    assert 'id="aro-spread"' not in html and "<svg" not in html and "spread-table" not in html
+
+
+def test_issue_38_a_dutch_tournament_has_no_aro_spread_page(anon_client, chief_client, tournament, six):
+    """404 for everyone, with the ARO list's reason."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.http import Http404
+    from django.test import RequestFactory
+
+    from pairing import views
+    from pairing.models import Tournament
+
+    Tournament.objects.filter(pk=tournament.pk).update(system="dutch")
+    assert anon_client.get(spread_url(tournament)).status_code == 404
+    assert chief_client.get(spread_url(tournament)).status_code == 404
+    reasons = []
+    for view in (views.aro_list, views.aro_spread_page):
+        request = RequestFactory().get("/")
+        request.user = AnonymousUser()
+        with pytest.raises(Http404) as refused:
+            view(request, tournament.slug)
+        reasons.append(str(refused.value))
+    assert reasons[0] == reasons[1] and reasons[0].startswith("This tournament has no ARO list: the ")
+
+
+def test_the_aro_spread_page_before_a_round_is_complete_says_when_the_chart_comes(anon_client, tournament):
+    """No round complete: no chart and no table, the sentence instead; with round 1 in
+    play the page refreshes itself like the ARO list."""
+    from pairing.models import Tournament
+    from tests.web.helpers import add_players
+    from tests.web.public_data import add_round
+
+    Tournament.objects.filter(pk=tournament.pk).update(public=True)
+    html = anon_client.get(spread_url(tournament)).content.decode()
+    assert "The chart appears once a round is complete." in html and "<svg class" not in html
+    a, b = add_players(tournament, 2)
+    add_round(tournament, 1, [(1, a, b, "")], status="published")
+    html = anon_client.get(spread_url(tournament)).content.decode()
+    assert "The chart appears once a round is complete." in html
+    assert 'hx-trigger="every 30s"' in html and f'hx-get="{spread_url(tournament)}?since=' in html
 
 
 def test_a_result_of_the_round_in_play_shows_on_the_card_before_the_round_is_complete(anon_client, tournament, six):
@@ -368,7 +430,7 @@ def test_audit_finding_8_a_formula_after_a_separator_is_text_in_every_split(anon
 
 
 def test_rough_edge_12_the_aro_chart_says_what_a_line_and_a_dot_are(anon_client, tournament, six):
-    html = anon_client.get(reverse("pairing:aro", args=[tournament.slug])).content.decode()
+    html = anon_client.get(spread_url(tournament)).content.decode()
     assert 'class="axis-title"' in html and ">ARO</text>" in html
     legend = html.split('id="spread-legend"')[1].split("</p>")[0]
     assert "One line for each scoregroup after each round" in legend

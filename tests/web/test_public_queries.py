@@ -21,6 +21,7 @@ PAGES = [
     ("crosstable", lambda slug: reverse("pairing:crosstable", args=[slug])),
     ("ARO list", lambda slug: reverse("pairing:aro", args=[slug])),
     ("ARO list before round 2", lambda slug: reverse("pairing:aro", args=[slug]) + "?round=2"),
+    ("ARO spread", lambda slug: reverse("pairing:aro_spread", args=[slug])),
     ("player card", lambda slug: reverse("pairing:player_card", args=[slug, 1])),
 ]
 

@@ -17,6 +17,7 @@ PUBLIC_PAGES = [
     ("standings_csv", ()),
     ("crosstable", ()),
     ("aro", ()),
+    ("aro_spread", ()),
     ("player_card", (1,)),
 ]
 
@@ -132,6 +133,22 @@ def test_standings_refresh_while_a_round_is_in_play_and_stop_when_it_is_complete
     assert "after round 3" in body and "hx-trigger" not in body
 
 
+def test_the_aro_spread_refreshes_while_a_round_is_in_play_and_stops_when_it_is_complete(anon_client, played):
+    """Round 3 in play: the chart of rounds 1-2, polling; round 3 complete: the next poll
+    gets its chart with 286 and no poller."""
+    make_public(played)
+    url = reverse("pairing:aro_spread", args=[played.slug])
+    body = anon_client.get(url).content.decode()
+    assert 'hx-trigger="every 30s"' in body and "After round 2, scoregroup" in body and "After round 3" not in body
+    Game.objects.filter(round__number=3).update(result="1-0")
+    Round.objects.filter(tournament=played, number=3).update(status="complete")
+    bump_revision(played.pk)  # written straight into the tables: a change, as entering the results is
+    response = anon_client.get(url, headers={"HX-Request": "true"})
+    assert response.status_code == 286
+    body = response.content.decode()
+    assert "After round 3, scoregroup" in body and "hx-trigger" not in body
+
+
 # ---------------------------------------------------------------- print
 
 
@@ -143,9 +160,10 @@ def test_standings_refresh_while_a_round_is_in_play_and_stop_when_it_is_complete
         lambda s: reverse("pairing:standings", args=[s]),
         lambda s: reverse("pairing:crosstable", args=[s]),
         lambda s: reverse("pairing:aro", args=[s]),
+        lambda s: reverse("pairing:aro_spread", args=[s]),
         lambda s: reverse("pairing:player_card", args=[s, 1]),
     ],
-    ids=["pairings", "pairings by name", "standings", "crosstable", "aro", "player card"],
+    ids=["pairings", "pairings by name", "standings", "crosstable", "aro", "aro spread", "player card"],
 )
 def test_printable_pages_have_a_print_button_and_the_print_stylesheet(anon_client, played, url):
     make_public(played)

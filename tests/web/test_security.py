@@ -33,7 +33,7 @@ from tests.web.helpers import play_round
 ROOT = Path(__file__).resolve().parents[2]
 
 # Read-only pages anyone may GET (for a public tournament); they refuse POST.
-PUBLIC = {"health", "help_index", "help_chapter", "tournament", "round", "standings", "standings_csv", "crosstable", "aro", "player_card",
+PUBLIC = {"health", "help_index", "help_chapter", "tournament", "round", "standings", "standings_csv", "crosstable", "aro", "aro_spread", "player_card",
           "front_page", "event", "entry_status", "dashboard", "prizes",  # the root: the front page for visitors (issue 37)
           "checker", "checker_file"}  # the free checker: its page and files, for rating officers too (issue 35)
 # Pages of the signed-in user's own: no tournament in the address.
