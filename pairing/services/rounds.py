@@ -241,8 +241,8 @@ def _compute_ahead(t: Tournament, rnd: Round, snapshot: Snapshot, revision: int)
     - the points before the round, which the draft's boards and the published round's
       show (kept while only later rounds change: reports.standings.points_before);
     - for Dubov, the ARO list published with the round (Dubov 9), from the figures the
-      engine paired with, and the page's chart of the AROs per scoregroup in the rounds
-      before it.
+      engine paired with, and the chart of the AROs per scoregroup in the rounds before
+      it (a page of its own), from the same snapshot's histories.
 
     The round is paired and committed already: a failure here is logged, and each page
     computes what it needs when it is asked."""
