@@ -91,6 +91,7 @@ def pages(t, in_play: int) -> list[tuple[str, str, str]]:
         (f"round {in_play} (in play) by board", u("round", in_play)),
         (f"round {in_play} by name", u("round", in_play, query="?by=name")),
         ("ARO list", u("aro")),
+        *_chart(u),
         ("player card (No 1)", u("player_card", 1)),
     ]
     arbiter = [
@@ -101,6 +102,7 @@ def pages(t, in_play: int) -> list[tuple[str, str, str]]:
         ("standings", u("standings")),
         ("crosstable", u("crosstable")),
         ("ARO list", u("aro")),
+        *_chart(u),
         ("byes (next round)", u("absences")),
         ("byes grid", u("byes_grid")),
         ("tie details", u("tie_details")),
@@ -163,6 +165,17 @@ def measure(client, url: str, before) -> dict:
             "again_ms": round(again * 1000), "kb": round(len(response.content) / 1024), "queries": queries}
 
 
+def _chart(url) -> list[tuple[str, str]]:
+    """The ARO chart's page, where the site has one (its own page since the ARO list of
+    2a98d8f, which drew it at its foot; ``--app`` of an older checkout has none)."""
+    from django.urls import NoReverseMatch
+
+    try:
+        return [("ARO chart", url("aro_spread"))]
+    except NoReverseMatch:
+        return []
+
+
 def arbiter_round(t, client, worker: bool = False) -> list[dict]:
     """The arbiter's round at this size, each step timed through the views: the missing
     results (the last one timed), the first visitor's standings and ARO list once the
@@ -211,7 +224,8 @@ def arbiter_round(t, client, worker: bool = False) -> list[dict]:
         print(f"| worker | {rows[-1]['page']} | | {rows[-1]['first_ms']} ms | | | | |", flush=True)
     visitor = Client()
     for name, url in (("standings", reverse("pairing:standings", args=[t.slug])),
-                      ("ARO list", reverse("pairing:aro", args=[t.slug]))):
+                      ("ARO list", reverse("pairing:aro", args=[t.slug])),
+                      *_chart(lambda name: reverse(f"pairing:{name}", args=[t.slug]))):
         step(f"{name} (the round just complete)", "GET", url, who="public", via=visitor)
     response = step("pair the next round (engine, draft stored)", "POST", reverse("pairing:pair_next", args=[t.slug]),
                     expect=(302,))
@@ -225,7 +239,8 @@ def arbiter_round(t, client, worker: bool = False) -> list[dict]:
     visitor = Client()
     for name, url in ((f"round {number} by board", reverse("pairing:round", args=[t.slug, number])),
                       ("standings", reverse("pairing:standings", args=[t.slug])),
-                      ("ARO list", reverse("pairing:aro", args=[t.slug]))):
+                      ("ARO list", reverse("pairing:aro", args=[t.slug])),
+                      *_chart(lambda name: reverse(f"pairing:{name}", args=[t.slug]))):
         step(f"{name} (after publishing)", "GET", url, who="public", via=visitor)
     return rows
 
