@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
+from functools import partial
 
 from ..engine import Colour, Result, RoundEntry
 from ..engine import trf as trf_module
@@ -186,10 +187,12 @@ def _write_trf(t: Tournament, played: int, integrity: bool) -> str:
     # looked up once by code, not per round of each player (an enum member's hash is a Python call)
     points_of = {r.value: ps.points(r) for r in Result}
 
+    # RoundEntry's fields given as one tuple: its generated __new__ (a Python call) left out
+    entry = partial(tuple.__new__, RoundEntry)
+
     def renumbered(entries: list[RoundEntry]) -> tuple[RoundEntry, ...]:
-        return tuple(
-            RoundEntry(tpn[e.opponent], e.colour, e.result) if e.opponent is not None else e for e in entries
-        )
+        # (opponent, colour, result): a bye's opponent is None
+        return tuple(e if e[0] is None else entry((tpn[e[0]], e[1], e[2])) for e in entries)
 
     trf_players = tuple(
         trf_module.TrfPlayer(
