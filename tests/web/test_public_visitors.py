@@ -117,6 +117,18 @@ def test_arbiters_do_not_poll(chief_client, played):
     assert "hx-trigger" not in body
 
 
+def _poll_after_round_3_complete(client, played, url: str) -> str:
+    """Round 3's results written and the round completed (straight into the tables, then
+    the revision moved, as entering them does); the page's next poll must be 286, telling
+    htmx to stop: its body."""
+    Game.objects.filter(round__number=3).update(result="1-0")
+    Round.objects.filter(tournament=played, number=3).update(status="complete")
+    bump_revision(played.pk)
+    response = client.get(url, headers={"HX-Request": "true"})
+    assert response.status_code == 286
+    return response.content.decode()
+
+
 def test_standings_refresh_while_a_round_is_in_play_and_stop_when_it_is_complete(anon_client, played):
     make_public(played)
     url = reverse("pairing:standings", args=[played.slug])
@@ -124,12 +136,7 @@ def test_standings_refresh_while_a_round_is_in_play_and_stop_when_it_is_complete
     assert 'hx-trigger="every 30s"' in body and f'<a href="{url}">Refresh</a>' in body
     assert "after round 2" in body
     assert "hx-trigger" not in anon_client.get(url + "?round=1").content.decode()  # history does not change
-    Game.objects.filter(round__number=3).update(result="1-0")
-    Round.objects.filter(tournament=played, number=3).update(status="complete")
-    bump_revision(played.pk)  # written straight into the tables: a change, as entering the results is
-    response = anon_client.get(url, headers={"HX-Request": "true"})
-    assert response.status_code == 286
-    body = response.content.decode()
+    body = _poll_after_round_3_complete(anon_client, played, url)
     assert "after round 3" in body and "hx-trigger" not in body
 
 
@@ -140,12 +147,7 @@ def test_the_aro_spread_refreshes_while_a_round_is_in_play_and_stops_when_it_is_
     url = reverse("pairing:aro_spread", args=[played.slug])
     body = anon_client.get(url).content.decode()
     assert 'hx-trigger="every 30s"' in body and "After round 2, scoregroup" in body and "After round 3" not in body
-    Game.objects.filter(round__number=3).update(result="1-0")
-    Round.objects.filter(tournament=played, number=3).update(status="complete")
-    bump_revision(played.pk)  # written straight into the tables: a change, as entering the results is
-    response = anon_client.get(url, headers={"HX-Request": "true"})
-    assert response.status_code == 286
-    body = response.content.decode()
+    body = _poll_after_round_3_complete(anon_client, played, url)
     assert "After round 3, scoregroup" in body and "hx-trigger" not in body
 
 
