@@ -59,6 +59,7 @@ def test_manual_screenshots_come_from_the_demo_tournament(live_server, chromium,
     for path, name in (
         ("settings/", "settings.png"), ("players/", "players.png"), ("", "overview.png"),
         ("round/4/", "results-entry.png"), ("standings/", "standings.png"), ("aro/", "aro-list.png"),
+        ("aro/spread/", "aro-spread.png"),
         ("byes/grid/", "byes-grid.png"), ("fide-mode/", "fide-mode.png"), ("import-trf/", "trf-import.png"),
     ):
         page.goto(f"{url}/{path}")
