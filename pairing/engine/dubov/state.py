@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from fractions import Fraction
 from itertools import compress
 from operator import gt
@@ -79,20 +79,14 @@ def colour_preference(history: tuple[RoundEntry, ...]) -> Preference:
 
 def aro(player: Player, ratings: dict[int, int]) -> int:
     """1.6 / D5: mean rating of played opponents, rounded half up; 0 if none."""
-    return _mean_rounded([ratings[e.opponent] for e in player.history if e.played and e.opponent is not None])
+    opp = [ratings[e.opponent] for e in player.history if e.played and e.opponent is not None]
+    return _mean_rounded(sum(opp), len(opp))
 
 
-def _mean_rounded_sum(total: int, count: int) -> int:
+def _mean_rounded(total: int, count: int) -> int:
     """1.6.3 on a sum of ``count`` ratings: the mean rounded half up, in integers (ratings
     are positive: floor(mean + 1/2)); 0 if ``count`` is 0."""
     return (2 * total + count) // (2 * count) if count else 0
-
-
-def _mean_rounded(opp: list[int]) -> int:
-    """1.6.3: the mean of ``opp`` rounded half up; 0 if empty."""
-    if not opp:
-        return 0
-    return int((Decimal(sum(opp)) / len(opp)).to_integral_value(rounding=ROUND_HALF_UP))
 
 
 def aro_unrounded(player: Player, ratings: dict[int, int]) -> Fraction:
@@ -124,7 +118,8 @@ class PlayerState:
     aro_exact: Fraction = Fraction(0)  # the ARO unrounded (1997 1.2)
 
 
-_CODES = frozenset(r.value for r in Result)
+# 1 for a played game's result code, 0 for any other (the masks of _player_states)
+_PLAYED_FLAG = dict.fromkeys((r.value for r in Result), 0) | dict.fromkeys(_PLAYED_CODES, 1)
 
 # The figures of the last snapshot asked for, by identity: the app pairs a round and then
 # publishes its ARO list from the same snapshot (9,999 players x 41 rounds: 3 s each time).
@@ -179,7 +174,7 @@ def _player_states(snapshot: Snapshot) -> dict[int, PlayerState]:
     previous = ups_by_round[-1] if rounds else [False] * len(players)
     # 1.6: the ratings of the opponents of played games (a bye's -1 reads the sentinel 0)
     ratings = [p.rating for p in players] + [0]
-    played = dict.fromkeys(_CODES, 0) | dict.fromkeys(_PLAYED_CODES, 1)
+    played = _PLAYED_FLAG
     barred = pab_bars(snapshot.points)
     white = Colour.WHITE
     preferences: dict[tuple, Preference] = {}
@@ -200,7 +195,7 @@ def _player_states(snapshot: Snapshot) -> dict[int, PlayerState]:
             tpn=p.tpn,
             rating=p.rating,
             score=scores[i][-1],
-            aro=_mean_rounded_sum(total, len(opp)),
+            aro=_mean_rounded(total, len(opp)),
             games_played=len(cols),
             colour_difference=cd,
             colours=cols,
