@@ -872,20 +872,27 @@ def literal(t: TBTournament) -> dict[str, dict[int, object]]:
     return out
 
 
-@settings(max_examples=40, deadline=None)
+_POINT_SYSTEMS = (
+    None,  # the tournament's own: 1, ½, 0
+    PointSystem(D(3), D(1), D(0), D(3), D(0), D(3), D(3), D(1), D(0)),
+    # hundredths, a forfeit loss below zero, a PAB below a win: scores in units of 0.01
+    PointSystem(D("1.00"), D("0.50"), D("0.00"), D("1.00"), D("-0.25"), D("0.75"), D("1.00"), D("0.50"), D("0.00")),
+)
+
+
+@settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 10**9),
     n=st.integers(4, 40),
     rounds=st.integers(1, 9),
-    three_one_zero=st.booleans(),
+    points=st.sampled_from(_POINT_SYSTEMS),
 )
-def test_matches_the_literal_implementation_on_generated_tournaments(seed, n, rounds, three_one_zero):
-    """Cross-check (style 11): the O(N·R) module against the rule-by-rule version."""
+def test_matches_the_literal_implementation_on_generated_tournaments(seed, n, rounds, points):
+    """Cross-check (style 11): the O(N·R) module, which counts in whole units of a
+    point, against the rule-by-rule version in Decimals."""
     t = random_tournament(n, rounds, seed)
-    if three_one_zero:
-        t = TBTournament(
-            t.players, t.rounds, PointSystem(D(3), D(1), D(0), D(3), D(0), D(3), D(3), D(1), D(0))
-        )
+    if points is not None:
+        t = TBTournament(t.players, t.rounds, points)
     expected = literal(t)
     names = tuple(expected)
     got = compute(t, parse_order(" ".join(names)))
@@ -950,3 +957,26 @@ def test_any_history_changed_on_one_side_only_is_refused_and_the_untouched_one_i
                           t.rounds, t.points)
     with pytest.raises(TieBreakError, match=rf"player \d+|round {r + 1}"):
         compute(broken, (TB.BH,))
+
+
+def test_scores_are_written_with_the_point_systems_decimals():
+    """The figures are counted in whole units of a point and written back as the point
+    system writes its own: with 1.0, 0.5, 0.0 (as the tournament's settings store them)
+    every score has one decimal, a Sonneborn-Berger (a product) two, a player without a
+    point 0.0 -- not 0 beside 13.0; with 3, 1, 0 whole numbers, still Decimals."""
+    stored = PointSystem(*(D(x) for x in ("1.0", "0.5", "0.0", "1.0", "0.0", "1.0", "1.0", "0.5", "0.0")))
+    t = TBTournament(SWISS.players, SWISS.rounds, stored)
+    rows = standings(t, (TB.BH, TB.SB, TB.KS, TB.PS, TB.STD, TB.WON))
+    assert {str(r.points) for r in rows} >= {"4.0", "3.5", "1.0"}
+    assert "0.0" in {str(r.tiebreaks[2]) for r in rows}  # a Koya without a point against the top half
+    assert all(re.fullmatch(r"-?\d+\.\d", str(r.points)) for r in rows)
+    for r in rows:
+        bh, sb, ks, ps, std, won = r.tiebreaks
+        assert all(re.fullmatch(r"\d+\.\d", str(v)) for v in (bh, ks, ps, std)), r
+        assert re.fullmatch(r"\d+\.\d\d", str(sb)) and type(won) is int, r
+    first = rows[0]
+    assert (first.points, first.tiebreaks[0], first.tiebreaks[1]) == (D(4), D(13), compute(SWISS, (TB.SB,))[first.id][0])
+    football = PointSystem(D(3), D(1), D(0), D(3), D(0), D(3), D(3), D(1), D(0))
+    rows = standings(TBTournament(SWISS.players, SWISS.rounds, football), (TB.BH, TB.SB))
+    assert all(type(v) is Decimal and v == v.to_integral_value() for r in rows for v in (r.points, *r.tiebreaks))
+    assert rows[0].points == 11  # three wins at 3, two draws at 1

@@ -1,6 +1,7 @@
 """The arithmetic of the tie-break columns (C.07): the Cut and Median modifiers with the
 VUR rule (14, 16.5), averages rounded half up, the perfect tournament performance (10.3).
-Pure functions of lists of values, O(R) per player."""
+Pure functions of lists of values (scores in whole units, :func:`context._unit`), O(R)
+per player."""
 
 from __future__ import annotations
 
@@ -9,21 +10,19 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from pairing.tiebreak_data import EXPECTED_BY_DIFFERENCE
 
-_ZERO = Decimal(0)
 
-
-def _vur_to_cut(rows: list[tuple[Decimal, Decimal, bool]], vurs: list[int]) -> int:
+def _vur_to_cut(rows: list[tuple[int, int, bool]], vurs: list[int]) -> int:
     """16.5: the VUR weighed against the least significant value: the one with the smallest
     contribution (the commission's exercises, note to Ex 13; docs/validation.md R1)."""
     return min(vurs, key=lambda k: (rows[k][1], rows[k][0]))
 
 
-def _cut_one(values: list[Decimal], contributions: list[Decimal], available: list[bool]) -> Decimal:
+def _cut_one(values: list[int], contributions: list[int], available: list[bool]) -> int:
     """:func:`_modified_sum` with one low cut and no high cut (the usual Cut-1), on the
     columns of a player's rounds without making their rows: the least significant value
     (the lowest, ties: the lowest contribution) is cut, unless a VUR (a round the player
     was not ``available`` for) has a smallest contribution at least as large."""
-    total = sum(contributions, _ZERO)
+    total = sum(contributions)
     least = min(values) if contributions is values else min(zip(values, contributions, strict=True))[1]
     if all(available):
         return total - least
@@ -31,7 +30,7 @@ def _cut_one(values: list[Decimal], contributions: list[Decimal], available: lis
     return total - (smallest if smallest >= least else least)
 
 
-def _modified_sum(rows: list[tuple[Decimal, Decimal, bool]], low: int, high: int) -> Decimal:
+def _modified_sum(rows: list[tuple[int, int, bool]], low: int, high: int) -> int:
     """Sum of contributions after the Cut/Median modifiers (C.07 14, 16.5).
 
     ``rows``: (value, contribution, is VUR).  Each low cut removes the least significant
@@ -56,7 +55,7 @@ def _modified_sum(rows: list[tuple[Decimal, Decimal, bool]], low: int, high: int
         if not rows:
             break
         rows.pop(max(range(len(rows)), key=lambda k: (rows[k][0], rows[k][1])))
-    return sum((c for _, c, _ in rows), _ZERO)
+    return sum(c for _, c, _ in rows)
 
 
 def _round_average(values: Sequence[int]) -> int:

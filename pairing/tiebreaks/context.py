@@ -1,15 +1,22 @@
 """One pass over the players' histories (C.07 art. 16): what every round counts as --
 game, forfeit, bye, voluntarily unplayed round -- each player's score as an opponent, and
-the columns of every tie-break except direct encounter.  O(N·R) per column."""
+the columns of every tie-break except direct encounter.  O(N·R) per column.
+
+Scores are counted in whole units, a point being :attr:`_Context.unit` of them (10 for
+1, ½, 0; 100 for a point system with hundredths): sums, products and comparisons of
+Python ints, exact and several times cheaper than Decimal's.  A column's figures are
+turned into Decimals once, at the end (:meth:`_Context.column`): a Buchholz in units, a
+Sonneborn-Berger in units squared, written with as many decimals as the point system's
+figures have (twice as many for a product), as Decimal arithmetic on them would."""
 
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
-from itertools import compress
+from itertools import accumulate, compress
 from operator import mul
 
 from pairing.engine.history import history_columns
-from pairing.engine.model import Colour, Result, RoundEntry
+from pairing.engine.model import Colour, PointSystem, Result, RoundEntry
 from pairing.tiebreak_data import dp_for_percent
 
 from .arithmetic import _cut_one, _modified_sum, _perfect_performance, _round_average
@@ -25,7 +32,6 @@ from .definitions import (
     Value,
 )
 
-_ZERO = Decimal(0)
 _CENT = Decimal("0.01")
 
 # ---------------------------------------------------------------- round classification
@@ -150,8 +156,28 @@ def _explain(t: TBTournament) -> None:
     raise AssertionError("_facts found a problem that _explain does not")  # pragma: no cover
 
 
+def _places(points: PointSystem) -> int:
+    """The most decimals any figure of the point system is written with (1.0, 0.5, 0.0:
+    1; 3, 1, 0: 0; 1, 0.25: 2): a point is ten to that many units, and every score a
+    whole number of them."""
+    return max(0, *(-v.as_tuple().exponent for v in points.by_code.values()))
+
+
+def _as_decimals(figures: list, places: int | None) -> list[Value]:
+    """``figures`` (whole units, ten to ``places`` of them to the point) as Decimals
+    written with ``places`` decimals (205 -> 20.5, 200 -> 20.0), each distinct figure
+    made once (a big field repeats most of them); ``places`` None: the figures as they
+    are (counts, ratings)."""
+    if places is None:
+        return list(figures)
+    made = {f: Decimal(f).scaleb(-places) for f in set(figures)}
+    return list(map(made.__getitem__, figures))
+
+
 class _Context:
-    """Per-round facts and scores, computed once per tournament (O(N·R))."""
+    """Per-round facts and scores, computed once per tournament (O(N·R)).  Scores are in
+    units (:func:`_unit`): ``pts``, ``face``, ``as_opp`` and the score-based columns'
+    figures (:meth:`figures`) are ints."""
 
     def __init__(self, t: TBTournament, index: dict[int, int],
                  facts: tuple[list[list[str]], list[list[int]], list[list]] | None = None):
@@ -159,19 +185,22 @@ class _Context:
         while checking the histories (else read here)."""
         self.t = t
         self.n = len(t.players)
-        points = {r.value: t.points.points(r) for r in Result}
-        draw = t.points.draw
+        self.places = _places(t.points)
+        self.unit = unit = 10**self.places
+        points = {code: int(v * unit) for code, v in t.points.by_code.items()}
+        self.win = int(t.points.win * unit)
+        self.draw = draw = int(t.points.draw * unit)
         if facts is None:
             _index, opps, codes, colours = history_columns(t.players)
             facts = (codes, opps, colours)
         self.code: list[list[str]] = facts[0]  # TRF result codes
         self.opp: list[list[int]] = facts[1]  # opponent index, -1 for no opponent
         self.colour: list[list] = facts[2]  # Colour, None for none
-        self.pts: list[list[Decimal]] = []
+        self.pts: list[list[int]] = []  # each round's points, in units
         self.otb: list[list[bool]] = []  # over-the-board game (round robin: forfeits too)
         self.avail: list[list[bool]] = []  # available to play (not a VUR)
-        self.face: list[Decimal] = []
-        self.as_opp: list[Decimal] = []  # score as seen by the opponents (16.3)
+        self.face: list[int] = []  # the score, in units
+        self.as_opp: list[int] = []  # score as seen by the opponents (16.3), in units
         over_the_board = _GAME | _FORFEIT if t.round_robin else _GAME
         available = over_the_board | _AVAILABLE_UNPLAYED
         value, is_otb, is_available = points.__getitem__, over_the_board.__contains__, available.__contains__
@@ -179,7 +208,7 @@ class _Context:
             pts = list(map(value, code))
             otb = list(map(is_otb, code))
             avail = list(map(is_available, code))
-            face = sum(pts, _ZERO)
+            face = sum(pts)
             last_available = len(avail) - 1
             while last_available >= 0 and not avail[last_available]:
                 last_available -= 1
@@ -206,12 +235,12 @@ class _Context:
             self.rating_at = None
         self._cache: dict[object, list[Value]] = {}
         self._fore: _Context | None = None
-        self._values_cache: list[list[Decimal]] | None = None
+        self._values_cache: list[list[int]] | None = None
         self._met_cache: list[list[int]] | None = None
 
     # ------------------------------------------------------------ opponent-based
 
-    def _values(self) -> list[list[Decimal]]:
+    def _values(self) -> list[list[int]]:
         """Per player, the value of each round's opponent: the real opponent's score as
         their opponents see it (16.3), or for a round without a game the dummy's (16.4).
 
@@ -224,9 +253,9 @@ class _Context:
         if self._values_cache is None:
             as_opp, face = self.as_opp, self.face
             capped = self.t.rules >= RULES_2026
-            half = self.t.points.draw * self.t.rounds
+            half = self.draw * self.t.rounds
 
-            def dummy(k: int, j: int) -> Decimal:
+            def dummy(k: int, j: int) -> int:
                 if not capped:
                     return face[k]
                 return min(face[k], as_opp[j] if j >= 0 else half)
@@ -234,7 +263,7 @@ class _Context:
             # each opponent's value mapped in C, then the rounds without a game (a few)
             # given the dummy's
             value_of = as_opp.__getitem__
-            values: list[list[Decimal]] = []
+            values: list[list[int]] = []
             for k, (opp, otb) in enumerate(zip(self.opp, self.otb, strict=True)):
                 row = list(map(value_of, opp))
                 if not all(otb):
@@ -245,31 +274,33 @@ class _Context:
             self._values_cache = values
         return self._values_cache
 
-    def koya_limit(self, shift: int = 0) -> Decimal:
-        """C.07 9.2: half the maximum possible score, moved by ``shift`` half-points
-        (14.5, a half-point being a draw's points).  The maximum is a win for every
-        round played; in a round robin of an odd number of players each player sits out
-        one round a cycle (Berger's bye), so after r rounds of n players nobody can have
-        played more than r - r // n games."""
+    def twice_koya_limit(self, shift: int = 0) -> int:
+        """C.07 9.2: twice the Koya limit, in units: half the maximum possible score,
+        moved by ``shift`` half-points (14.5, a half-point being a draw's points).  The
+        maximum is a win for every round played; in a round robin of an odd number of
+        players each player sits out one round a cycle (Berger's bye), so after r rounds
+        of n players nobody can have played more than r - r // n games.  Twice, since
+        half a maximum of an odd number of wins is not a whole number of units."""
         rounds = self.t.rounds
         if self.t.round_robin and self.n % 2:
             rounds -= rounds // self.n
-        return self.t.points.win * rounds / 2 + self.t.points.draw * shift
+        return self.win * rounds + 2 * self.draw * shift
 
-    def opponent_sum(self, kind: str, low: int, high: int, shift: int = 0) -> list[Value]:
+    def opponent_sum(self, kind: str, low: int, high: int, shift: int = 0) -> list[int]:
+        """BH, SB or KS with ``low``/``high`` values cut, in units (SB: units squared)."""
         key = (kind, low, high, shift)
         if key not in self._cache:
-            column: list[Value] = []
-            limit = self.koya_limit(shift)
+            column: list[int] = []
+            twice_limit = self.twice_koya_limit(shift)
             for values, pts, avail in zip(self._values(), self.pts, self.avail, strict=True):
                 if kind == "BH":
                     contributions = values
                 elif kind == "SB":
                     contributions = list(map(mul, pts, values))
                 else:  # KS
-                    contributions = [p if v >= limit else _ZERO for v, p in zip(values, pts, strict=True)]
+                    contributions = [p if 2 * v >= twice_limit else 0 for v, p in zip(values, pts, strict=True)]
                 if not (low or high):  # nothing cut: the sum of the contributions
-                    column.append(sum(contributions, _ZERO))
+                    column.append(sum(contributions))
                 elif low == 1 and not high and values:  # the usual Cut-1
                     column.append(_cut_one(values, contributions, avail))
                 else:
@@ -283,7 +314,8 @@ class _Context:
         column: list[Value] = []
         for i in range(self.n):
             met = [bh[j] for r, j in enumerate(self.opp[i]) if self.otb[i][r]]
-            column.append((sum(met, _ZERO) / len(met)).quantize(_CENT, ROUND_HALF_UP) if met else _ZERO)
+            average = Decimal(sum(met)) / (len(met) * self.unit) if met else Decimal(0)
+            column.append(average.quantize(_CENT, ROUND_HALF_UP) if met else average)
         return column
 
     # ------------------------------------------------------------ player-only
@@ -291,24 +323,19 @@ class _Context:
     def count(self, predicate) -> list[Value]:
         return [sum(1 for r in range(len(self.code[i])) if predicate(self, i, r)) for i in range(self.n)]
 
-    def standard_points(self) -> list[Value]:
-        """STD (C.07 2026): each round's points read as 1 (more than a draw), ½ (a
-        draw's worth) or 0, whatever the tournament's point system."""
-        draw, half = self.t.points.draw, Decimal("0.5")
-        return [
-            sum((Decimal(1) if p > draw else half if p == draw else _ZERO for p in self.pts[i]), _ZERO)
-            for i in range(self.n)
-        ]
+    def standard_points(self) -> list[int]:
+        """STD (C.07 2026), in tenths: each round's points read as 1 (more than a draw),
+        ½ (a draw's worth) or 0, whatever the tournament's point system."""
+        draw = self.draw
+        return [sum(10 if p > draw else 5 if p == draw else 0 for p in self.pts[i]) for i in range(self.n)]
 
-    def progressive(self, low: int) -> list[Value]:
-        column: list[Value] = []
-        for i in range(self.n):
-            running, addends = _ZERO, []
-            for pts in self.pts[i]:
-                running += pts
-                addends.append(running)
+    def progressive(self, low: int) -> list[int]:
+        """PS, in units: the running scores, the ``low`` lowest cut."""
+        column: list[int] = []
+        for pts in self.pts:
+            addends = list(accumulate(pts))
             addends.sort()
-            column.append(sum(addends[low:], _ZERO))
+            column.append(sum(addends[low:]))
         return column
 
     # ------------------------------------------------------------ rating-based
@@ -383,7 +410,30 @@ class _Context:
 
     # ------------------------------------------------------------ dispatch
 
+    def decimals(self, tb: TieBreak) -> int | None:
+        """What :meth:`figures` of ``tb`` counts a point as, as a power of ten: units (BH,
+        FB, KS, PS), units squared (SB), tenths (STD); None for the columns that are
+        their values (counts, ratings, AOB and EXT, Decimals already)."""
+        base = _SPEC[tb][0]
+        if base in ("BH", "FB", "KS", "PS"):
+            return self.places
+        if base == "SB":
+            return 2 * self.places
+        if base == "STD":
+            return 1
+        return None
+
+    def points(self) -> list[Decimal]:
+        """Each player's score as a Decimal."""
+        return _as_decimals(self.face, self.places)
+
     def column(self, tb: TieBreak) -> list[Value]:
+        """The values of ``tb``: Decimals for the score-based tie-breaks, ints for counts
+        and ratings."""
+        return _as_decimals(self.figures(tb), self.decimals(tb))
+
+    def figures(self, tb: TieBreak) -> list[Value]:
+        """The column of ``tb`` as it is computed and ordered (:meth:`decimals`)."""
         base, low, high = _SPEC[tb]
         if base == "RTNG":
             return list(self.rating)
@@ -392,7 +442,7 @@ class _Context:
         if base == "STD":
             return self.standard_points()
         if base == "EXT":
-            return [p.external if p.external is not None else _ZERO for p in self.t.players]
+            return [p.external if p.external is not None else Decimal(0) for p in self.t.players]
         if base in ("BH", "SB", "KS"):
             return self.opponent_sum(base, low, high, LIMITS.get(tb, 0))
         if base == "FB":
@@ -418,7 +468,7 @@ class _Context:
 
 _COUNTERS = {
     # 7.1: as many points as a win, played or not
-    "WIN": lambda c, i, r: c.pts[i][r] == c.t.points.win,
+    "WIN": lambda c, i, r: c.pts[i][r] == c.win,
     # 7.2 / 7.4: won over the board
     "WON": lambda c, i, r: c.otb[i][r] and c.code[i][r] in _WON_CODES,
     "BWG": lambda c, i, r: c.otb[i][r] and c.code[i][r] in _WON_CODES and c.colour[i][r] is Colour.BLACK,

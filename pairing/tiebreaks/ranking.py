@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from .context import _FORFEIT, _ZERO, _Context, _facts
+from .context import _FORFEIT, _as_decimals, _Context, _facts
 from .definitions import StandingRow, TBTournament, TieBreak, Unrated, Value
 
 # ---------------------------------------------------------------- direct encounter
@@ -25,7 +25,7 @@ def _de_tiers(ctx: _Context, group: list[int], forfeits: bool = False) -> list[l
     if len(group) < 2:
         return [group]
     members = set(group)
-    score = {i: _ZERO for i in group}
+    score = {i: 0 for i in group}  # in units (_Context.unit)
     met: dict[int, set[int]] = {i: set() for i in group}
     for i in group:
         for r, j in enumerate(ctx.opp[i]):
@@ -43,7 +43,7 @@ def _de_tiers(ctx: _Context, group: list[int], forfeits: bool = False) -> list[l
             tiers.extend(_de_tiers(ctx, [i for i in group if score[i] == level], forfeits))
         return tiers
     best = max(group, key=lambda i: score[i])
-    win = ctx.t.points.win
+    win = ctx.win
     ceiling = max(score[j] + win * (len(group) - 1 - len(met[j])) for j in group if j != best)
     if score[best] > ceiling:
         return [[best], *_de_tiers(ctx, [i for i in group if i != best], forfeits)]
@@ -69,6 +69,8 @@ def _direct_encounter(ctx: _Context, keys: list[tuple], forfeits: bool = False) 
 
 
 def _columns(t: TBTournament, order: Iterable[TieBreak]) -> tuple[_Context, list[list[Value]]]:
+    """The context and the columns of ``order`` as computed (:meth:`_Context.figures`:
+    scores in whole units), which order the players exactly as their values do."""
     index, codes, opponents, colours = _facts(t)
     ctx = _Context(t, index, (codes, opponents, colours))
     columns: list[list[Value]] = []
@@ -77,8 +79,13 @@ def _columns(t: TBTournament, order: Iterable[TieBreak]) -> tuple[_Context, list
             keys = [(ctx.face[i], *(col[i] for col in columns)) for i in range(ctx.n)]
             columns.append(_direct_encounter(ctx, keys, forfeits=tb is TieBreak.DE_P))
         else:
-            columns.append(ctx.column(tb))
+            columns.append(ctx.figures(tb))
     return ctx, columns
+
+
+def _shown(ctx: _Context, columns: list[list[Value]], order: Iterable[TieBreak]) -> list[list[Value]]:
+    """The columns of :func:`_columns` as their values: Decimals for the scores."""
+    return [col if tb.base == "DE" else _as_decimals(col, ctx.decimals(tb)) for col, tb in zip(columns, order, strict=True)]
 
 
 def compute(t: TBTournament, order: Sequence[TieBreak]) -> dict[int, tuple[Value, ...]]:
@@ -87,7 +94,8 @@ def compute(t: TBTournament, order: Sequence[TieBreak]) -> dict[int, tuple[Value
     Decimal for score-based tie-breaks, int for counts and ratings.  DE depends on its
     position: it separates players tied on points and on every tie-break listed before it.
     """
-    _, columns = _columns(t, order)
+    ctx, columns = _columns(t, order)
+    columns = _shown(ctx, columns, order)
     return {p.id: tuple(col[i] for col in columns) for i, p in enumerate(t.players)}
 
 
@@ -116,24 +124,31 @@ def standings_with(
 
 
 def _ranked(ctx: _Context, columns: list[list[Value]], order: Sequence[TieBreak]) -> list[StandingRow]:
+    """The standings, ordered and ranked on the computed figures (:func:`_columns`), each
+    row with its values."""
     t = ctx.t
     # higher is better, except for a tie-break ranked the other way (TPN)
     signs = [1 if tb.ascending else -1 for tb in order]
-    values = list(zip(*columns, strict=True)) if columns else [()] * ctx.n
+    figures = list(zip(*columns, strict=True)) if columns else [()] * ctx.n
+    values = list(zip(*_shown(ctx, columns, order), strict=True)) if columns else [()] * ctx.n
+    points = ctx.points()
     undefined = list(zip(*(ctx.undefined(tb) for tb in order), strict=True)) if order else [()] * ctx.n
+    face = ctx.face
     rows = [
-        ((-ctx.face[i], *(s * v for s, v in zip(signs, values[i], strict=True)), p.tpn, p.id), i, p)
+        ((-face[i], *(s * v for s, v in zip(signs, figures[i], strict=True)), p.tpn, p.id), i, p)
         for i, p in enumerate(t.players)
     ]
     rows.sort(key=lambda row: row[0])
     result: list[StandingRow] = []
-    for position, (_, i, p) in enumerate(rows, start=1):
-        points, row_values = ctx.face[i], values[i]
-        if result and result[-1].points == points and result[-1].tiebreaks == row_values:
+    last = None
+    for position, (key, i, p) in enumerate(rows, start=1):
+        # tied: equal on points and every tie-break (the key without TPN and id)
+        if last is not None and key[:-2] == last:
             rank = result[-1].rank
         else:
             rank = position
-        result.append(StandingRow(rank, p.id, points, row_values, undefined[i]))
+        last = key[:-2]
+        result.append(StandingRow(rank, p.id, points[i], values[i], undefined[i]))
     return result
 
 

@@ -32,9 +32,9 @@ def points(t) -> dict[int, str]:
 
 
 @pytest.mark.parametrize(("key", "stored", "white", "black", "codes"), [
-    ("a", GameResult.WHITE_HALF, "0.5", "0", ("=", "0")),
-    ("b", GameResult.BLACK_HALF, "0", "0.5", ("0", "=")),
-    ("z", GameResult.BOTH_LOSE, "0", "0", ("0", "0")),
+    ("a", GameResult.WHITE_HALF, "0.5", "0.0", ("=", "0")),
+    ("b", GameResult.BLACK_HALF, "0.0", "0.5", ("0", "=")),
+    ("z", GameResult.BOTH_LOSE, "0.0", "0.0", ("0", "0")),
 ])
 def test_vcl_q180_half_zero_zero_half_and_zero_zero_are_entered_scored_and_exported(
     chief_client, tournament, key, stored, white, black, codes
