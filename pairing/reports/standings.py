@@ -206,17 +206,19 @@ def _ranked(t: Tournament, rounds: int, order_ties: bool) -> Ranked:
     from . import rating_change
 
     players = [RankedPlayer(*row) for row in t.player_set.order_by("tpn").values_list(*RankedPlayer._fields)]
-    table = standings_table(t, rounds, order_ties, extra=(tb.TieBreak.TPR,), players=players)
+    # the ranking's own rows made into RankRow at once, without a StandingRow each
+    table = _ranking(t, rounds, order_ties, (tb.TieBreak.TPR,), players)
+    blank = (False,) * len(table.labels)
 
-    def compact(r: StandingRow) -> RankRow:
-        return RankRow(r.player.pk, r.rank, r.points, tuple(r.tiebreaks), tuple(r.no_value))
+    def compact(r) -> RankRow:
+        return RankRow(r.id, r.rank, r.points, r.tiebreaks, r.undefined or blank)
 
     return Ranked(
         rounds=table.rounds,
         labels=tuple(table.labels),
-        rows=tuple(compact(r) for r in table.rows),
-        expelled=tuple(compact(r) for r in table.expelled),
-        places=table.rows[0].places if table.rows else (),
+        rows=tuple(map(compact, table.rows)),
+        expelled=tuple(compact(r._replace(rank=0)) for r in table.expelled),
+        places=table.places if table.rows else (),
         dropped=tuple(table.dropped),
         tpr={pk: int(v[0]) if v[0] is not None else None for pk, v in table.extra.items()},
         average_rating=rating_change.average_rating(table.players),
@@ -303,6 +305,39 @@ def standings_table(t: Tournament, rounds: int | None = None, order_ties: bool =
     ``extra``: tie-breaks computed beside (each player's values in ``extra`` of the table).
     ``players``: every player of ``t`` by pairing number, as :class:`RankedPlayer` rows
     (the rows' ``player`` are those) when the caller reads them so; default the models."""
+    table = _ranking(t, rounds, order_ties, extra, players)
+    by_pk = {p.pk: p for p in table.players}
+    blank = (False,) * len(table.labels)
+
+    def row(r, rank: int) -> StandingRow:
+        # an average or performance of a player without a game is 0 in the order and
+        # shown '—'; a real 0 (a TPR of 0 over games played) is 0
+        return StandingRow(rank, by_pk[r.id], r.points, r.tiebreaks, r.undefined or blank, table.places)
+
+    return _Table(
+        table.labels, [row(r, r.rank) for r in table.rows], table.rounds, table.players, table.hist, table.data,
+        [row(r, 0) for r in table.expelled], table.dropped, table.extra,
+    )
+
+
+class _Ranking(NamedTuple):
+    """What :func:`_ranking` works out: the rows of :func:`pairing.tiebreaks.standings`
+    (player ids, not players)."""
+
+    labels: list[str]
+    rows: list  # tiebreaks.StandingRow, ranked
+    expelled: list  # tiebreaks.StandingRow of the expelled players (their rank to be 0)
+    places: tuple[int, ...]
+    rounds: int
+    players: list
+    hist: dict | None
+    data: object
+    dropped: list[str]
+    extra: dict
+
+
+def _ranking(t: Tournament, rounds: int | None, order_ties: bool, extra, players: list | None) -> _Ranking:
+    """:func:`standings_table`'s work, its rows left as the ranking gives them."""
     from .. import tiebreaks as tb
 
     done = complete_rounds(t)
@@ -325,7 +360,6 @@ def standings_table(t: Tournament, rounds: int | None = None, order_ties: bool =
         hist = _without_games_of(hist, annulled)
     data = tiebreak_input(t, players, hist, rounds, columns)
     order, dropped = tb.applicable(data, order)
-    by_pk = {p.pk: p for p in players}
     try:
         rows, extra_values = tb.standings_with(data, order, extra)
     except Exception:  # noqa: BLE001 - a tie-break bug must not take the page down
@@ -339,16 +373,8 @@ def standings_table(t: Tournament, rounds: int | None = None, order_ties: bool =
     if key is not None:
         rows = tb.break_ties(rows, key)
     places = column_places([[r.tiebreaks[i] for r in rows] for i in range(len(order))])
-
-    def row(r, rank: int) -> StandingRow:
-        # an average or performance over no game is 0 in the order and shown '—'; a real
-        # 0 (a TPR of 0 over games played) is 0
-        return StandingRow(rank, by_pk[r.id], r.points, r.tiebreaks, r.undefined or (False,) * len(order), places)
-
-    return _Table(
-        [o.label for o in order], [row(r, r.rank) for r in rows], rounds, players, hist, data,
-        [row(r, 0) for r in gone], [o.label for o in dropped], extra_values,
-    )
+    return _Ranking([o.label for o in order], rows, gone, places, rounds, players, hist, data,
+                    [o.label for o in dropped], extra_values)
 
 
 def tied_groups(t: Tournament) -> list[list[StandingRow]]:

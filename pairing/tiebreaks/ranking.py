@@ -4,7 +4,6 @@ organiser's order, and the sorted standings with shared ranks."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
 from .context import _FORFEIT, _as_decimals, _Context, _facts
 from .definitions import StandingRow, TBTournament, TieBreak, Unrated, Value
@@ -177,7 +176,7 @@ def without(rows: Sequence[StandingRow], dropped: Iterable[int]) -> list[Standin
             rank = result[-1].rank
         else:
             rank = len(result) + 1
-        result.append(replace(r, rank=rank))
+        result.append(r._replace(rank=rank))
     return result
 
 
@@ -197,6 +196,6 @@ def break_ties(rows: Sequence[StandingRow], key) -> list[StandingRow]:
                 rank = result[-1].rank
             else:
                 rank = rows[start].rank + offset
-            result.append(replace(r, rank=rank))
+            result.append(r._replace(rank=rank))
         start = end
     return result

@@ -88,8 +88,8 @@ def test_results_of_the_round_in_play_do_not_recompute_the_standings(anon_client
     figure in them, so they are not worked out again; the page is rendered again (its
     revision moved) from the same figures."""
     calls = []
-    real = standings_report.standings_table
-    monkeypatch.setattr(standings_report, "standings_table", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = standings_report._ranking
+    monkeypatch.setattr(standings_report, "_ranking", lambda *a, **k: calls.append(1) or real(*a, **k))
     url = reverse("pairing:standings", args=[big.slug])
     before = anon_client.get(url).content
     assert calls == [1]
@@ -118,8 +118,8 @@ def test_a_correction_in_a_complete_round_recomputes_the_standings(anon_client, 
 def test_any_change_but_a_later_result_recomputes_them(anon_client, chief, big, monkeypatch):
     """A player renamed, a round's revision moved without an audit entry: computed again."""
     calls = []
-    real = standings_report.standings_table
-    monkeypatch.setattr(standings_report, "standings_table", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = standings_report._ranking
+    monkeypatch.setattr(standings_report, "_ranking", lambda *a, **k: calls.append(1) or real(*a, **k))
     url = reverse("pairing:standings", args=[big.slug])
     anon_client.get(url)
     bump_revision(big.pk)  # a change the audit trail does not tell

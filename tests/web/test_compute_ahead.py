@@ -35,7 +35,7 @@ def nothing_computed_from_now(monkeypatch) -> None:
     def computed(*args, **kwargs):
         raise AssertionError("computed again by the visitor")
 
-    monkeypatch.setattr(standings_reports, "standings_table", computed)
+    monkeypatch.setattr(standings_reports, "_ranking", computed)
     monkeypatch.setattr(aro_reports, "_aro_lines", computed)
     monkeypatch.setattr(aro_reports, "_aro_spread", computed)
 
@@ -119,15 +119,15 @@ def test_a_failure_ahead_of_time_is_logged_and_the_pages_still_compute(
         anon_client, chief, tournament, in_play, monkeypatch, caplog):
     _rnd, last = in_play
     record_result(last, GameResult.BLACK_WINS, chief)
-    real = standings_reports.standings_table
+    real = standings_reports._ranking
 
     def broken(*args, **kwargs):
         raise RuntimeError("the tie-break pass failed")
 
-    monkeypatch.setattr(standings_reports, "standings_table", broken)
+    monkeypatch.setattr(standings_reports, "_ranking", broken)
     assert tasks.compute_ahead.call(tournament.pk) == []
     assert "computing its pages ahead after a round failed" in caplog.text
-    monkeypatch.setattr(standings_reports, "standings_table", real)
+    monkeypatch.setattr(standings_reports, "_ranking", real)
     assert anon_client.get(reverse("pairing:standings", args=[tournament.slug])).status_code == 200
 
 

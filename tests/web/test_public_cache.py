@@ -359,14 +359,14 @@ def test_after_a_change_one_request_computes_the_page_and_the_others_wait_for_it
     add_players(tournament, 8)
     play_round(tournament, chief)
     calls = []
-    real = reports.standings_table
+    real = reports._ranking
 
     def slow(*args, **kwargs):
         calls.append(threading.get_ident())
         time.sleep(0.5)  # long enough for every visitor to arrive while it is computed
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(reports, "standings_table", slow)
+    monkeypatch.setattr(reports, "_ranking", slow)
     url = reverse("pairing:standings", args=[tournament.slug])
     gate = threading.Barrier(8)
     answers = []
