@@ -255,21 +255,17 @@ class _Context:
             capped = self.t.rules >= RULES_2026
             half = self.draw * self.t.rounds
 
-            def dummy(k: int, j: int) -> int:
-                if not capped:
-                    return face[k]
-                return min(face[k], as_opp[j] if j >= 0 else half)
-
             # each opponent's value mapped in C, then the rounds without a game (a few)
-            # given the dummy's
+            # given the dummy's: the player's own score, capped under the 2026 text
             value_of = as_opp.__getitem__
             values: list[list[int]] = []
-            for k, (opp, otb) in enumerate(zip(self.opp, self.otb, strict=True)):
+            for own, opp, otb in zip(face, self.opp, self.otb, strict=True):
                 row = list(map(value_of, opp))
                 if not all(otb):
                     for r, game in enumerate(otb):
                         if not game:
-                            row[r] = dummy(k, opp[r])
+                            j = opp[r]
+                            row[r] = min(own, as_opp[j] if j >= 0 else half) if capped else own
                 values.append(row)
             self._values_cache = values
         return self._values_cache
