@@ -253,6 +253,7 @@ def main() -> None:
     parser.add_argument("--played", type=int, default=9, help="complete rounds; the next one is in play")
     parser.add_argument("--pending", type=int, default=50)
     parser.add_argument("--only", choices=["public", "arbiter"], help="only these pages")
+    parser.add_argument("--page", help="only the pages whose name has this text (\"ARO list\", \"standings\")")
     parser.add_argument("--change", choices=["result", "rating"], default="result",
                         help="the change before each page: a result of the round in play (default), or a "
                              "player's rating")
@@ -289,7 +290,7 @@ def main() -> None:
 
 
 def run(args) -> None:
-    from big_field import build
+    from big_field import analyze, build
     from django.contrib.auth import get_user_model
     from django.test import Client
 
@@ -303,6 +304,8 @@ def run(args) -> None:
         get_user_model().objects.create_user("bench", password="bench-only-password")
         t = build(args.players, args.played, args.pending, slug, "bench")
         print(f"built {args.players:,} players x {args.played} rounds in {time.perf_counter() - start:.1f} s")
+    if args.reuse:
+        analyze()  # a database kept before the builds did it themselves
     in_play = t.round_set.order_by("-number").first().number
     anonymous, arbiter = Client(), Client()
     arbiter.force_login(t.owner)
@@ -313,15 +316,16 @@ def run(args) -> None:
 
     def save():
         if args.json:
-            args.json.write_text(json.dumps({"players": args.players, "played": args.played, "change": args.change,
+            args.json.write_text(json.dumps({"players": field, "played": in_play - 1, "change": args.change,
                                              "app": str(args.app or ""), "load_average_before": started_at,
                                              "load_average": os.getloadavg(), "rows": rows}, indent=2))
 
-    print(f"| who | page ({t.player_set.count():,} players, round {in_play} in play) | cold "
+    field = t.player_set.count()
+    print(f"| who | page ({field:,} players, round {in_play} in play) | cold "
           f"| first after a {args.change} | its CPU | again | KB | queries |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     for who, name, url in pages(t, in_play):
-        if args.only and who != args.only:
+        if (args.only and who != args.only) or (args.page and args.page not in name):
             continue
         client = anonymous if who == "public" else arbiter
         try:

@@ -90,7 +90,23 @@ def build(players: int, played: int, pending: int, slug: str, owner: str, seed: 
     log(f"  {len(decided):,} of {len(boards):,} results entered ({status}); "
         f"ready in {time.perf_counter() - started:.1f} s")
     assert status in (RoundStatus.PUBLISHED, RoundStatus.COMPLETE)
+    analyze(log)
     return Tournament.objects.get(pk=t.pk)
+
+
+def analyze(log=print) -> None:
+    """On PostgreSQL, the planner's statistics gathered (ANALYZE), as autovacuum gathers
+    them on its own a minute after a load like this one.  A server with autovacuum off
+    (this workplace's) would otherwise plan one page's games from the empty statistics of
+    a new database -- reading all 200,000 games of the tournament to find a hundred
+    players' 4,000 (9,999 x 40: 84 ms against 19 ms, measured)."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        start = time.perf_counter()
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+        log(f"statistics gathered (ANALYZE) in {time.perf_counter() - start:.1f} s")
 
 
 def main() -> None:

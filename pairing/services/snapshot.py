@@ -61,23 +61,28 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
     40-round field: 200,000 games), read without a join (the rounds' numbers apart).
     """
     ids = [p.pk for p in players] if players is not None else list(t.player_set.values_list("pk", flat=True))
+    index = {pk: i for i, pk in enumerate(ids)}
     zero = _BYE_ENTRIES[ByeKind.ZERO]
-    hist: dict[int, list[RoundEntry]] = {pk: [zero] * up_to for pk in ids}
+    # each round's entries in that round's list, made into the players' lines at the end
+    # (as history_table does: one list lookup an entry, not a dict's and a list's)
+    rounds = [[zero] * len(ids) for _ in range(up_to)]
     numbers, games, byes = _games_and_byes(t, up_to, ids, subset=players is not None and len(ids) <= _FEW_PLAYERS)
-    white, black, sides_of = Colour.WHITE, Colour.BLACK, _SIDE_RESULTS
-    line = hist.get
+    white, black, sides_of, at = Colour.WHITE, Colour.BLACK, _SIDE_RESULTS, index.get
     # RoundEntry's fields given as one tuple: its generated __new__ (a Python call) left out
     entry = partial(tuple.__new__, RoundEntry)
-    for r, w, b, result in _games_read(games, numbers, hist):
+    for r, w, b, result in _games_read(games, numbers, index):
         sides = sides_of[result]
-        of_white, of_black = line(w), line(b)
-        if of_white is not None:
-            of_white[r] = entry((b, white, sides[0]))
-        if of_black is not None:
-            of_black[r] = entry((w, black, sides[1]))
-    for player_id, number, kind in _byes_counted(t, byes, hist):
-        hist[player_id][number - 1] = _BYE_ENTRIES[kind]
-    return hist
+        wi, bi = at(w), at(b)
+        line = rounds[r]
+        if wi is not None:
+            line[wi] = entry((b, white, sides[0]))
+        if bi is not None:
+            line[bi] = entry((w, black, sides[1]))
+    for player_id, number, kind in _byes_counted(t, byes, index):
+        rounds[number - 1][index[player_id]] = _BYE_ENTRIES[kind]
+    if not up_to:
+        return {pk: [] for pk in ids}
+    return dict(zip(ids, _by_player(rounds), strict=True))
 
 
 def history_table(t: Tournament, up_to: int, players: list) -> tuple[list[list[int]], list[list[str]], list[list]]:
