@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext
@@ -25,9 +27,7 @@ def name_key(name: str) -> str:
 def namesakes(tournament_id: int) -> dict[str, list[Player]]:
     """The tournament's players who share a name with another, by ``name_key``: two
     queries (the names, then the players of the names that collide)."""
-    seen: dict[str, int] = {}
-    for name in Player.objects.filter(tournament_id=tournament_id).values_list("name", flat=True):
-        seen[name_key(name)] = seen.get(name_key(name), 0) + 1
+    seen = Counter(map(name_key, Player.objects.filter(tournament_id=tournament_id).values_list("name", flat=True)))
     clashing = {key for key, n in seen.items() if n > 1}
     if not clashing:
         return {}
