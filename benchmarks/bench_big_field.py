@@ -289,6 +289,19 @@ def main() -> None:
                 print(f"kept database {pg_name} (--reuse {pg_name})")
 
 
+def python_speed() -> float:
+    """Seconds for a plain Python loop of 10 million additions (the best of three): the
+    machines of one kind differ by up to two and a half times (docs/scaling.md), and this
+    figure beside the others tells how fast the one that measured them was."""
+    best = float("inf")
+    for _ in range(3):
+        start, total = time.perf_counter(), 0
+        for i in range(10_000_000):
+            total += i
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
 def run(args) -> None:
     from big_field import analyze, build
     from django.contrib.auth import get_user_model
@@ -313,11 +326,14 @@ def run(args) -> None:
     rows = []
     started_at = os.getloadavg()
     print(f"load average {' '.join(f'{x:.2f}' for x in started_at)}")
+    speed = python_speed()
+    print(f"this machine's speed: a Python loop of 10 million additions in {speed:.2f} s")
 
     def save():
         if args.json:
             args.json.write_text(json.dumps({"players": field, "played": in_play - 1, "change": args.change,
-                                             "app": str(args.app or ""), "load_average_before": started_at,
+                                             "app": str(args.app or ""), "python_loop_s": round(speed, 3),
+                                             "load_average_before": started_at,
                                              "load_average": os.getloadavg(), "rows": rows}, indent=2))
 
     field = t.player_set.count()
