@@ -130,3 +130,32 @@ def test_audit_finding_10_a_result_sent_without_expected_overwrites_nothing(chie
     assert "did not say which result it showed" in response.content.decode()
     g.refresh_from_db()
     assert g.result == "0-1"
+
+
+def test_each_board_marks_its_own_result_among_the_buttons(chief_client, rnd):
+    """The results entry's buttons (made once per result and page): every board offers
+    every result, the common ones and those under "more", and marks its own result and
+    no other -- a common one, one under "more", none yet -- and the row sent back after
+    a result marks the new one."""
+    import re
+
+    games = list(rnd.games())
+    for g, result in zip(games, [GameResult.DRAW, GameResult.WHITE_HALF, GameResult.DRAW], strict=False):
+        assert chief_client.post(result_url(rnd, g), {"result": result, "expected": ""}).status_code == 302
+    page = chief_client.get(reverse("pairing:round", args=[rnd.tournament.slug, rnd.number])).content.decode()
+    every = [c.value for c in GameResult if c.value]
+
+    def buttons(board: int) -> tuple[list[str], list[str]]:
+        row = re.search(rf'<tr id="board-{board}".*?</tr>', page, re.S).group(0)
+        offered = re.findall(r'<button type="submit" name="result" value="([^"]+)" class="rb[^"]*"', row)
+        marked = re.findall(r'<button type="submit" name="result" value="([^"]+)" class="rb on"', row)
+        return offered, marked
+
+    assert sorted(buttons(games[0].board)[0]) == sorted(every)
+    assert buttons(games[0].board)[1] == [GameResult.DRAW]
+    assert buttons(games[1].board)[1] == [GameResult.WHITE_HALF]  # under "more"
+    assert buttons(games[2].board)[1] == [GameResult.DRAW]
+    assert sorted(buttons(games[3].board)[0]) == sorted(every) and buttons(games[3].board)[1] == []
+    row = chief_client.post(result_url(rnd, games[3]), {"result": GameResult.BLACK_WINS, "expected": ""},
+                            HTTP_HX_REQUEST="true").content.decode()
+    assert re.findall(r'value="([^"]+)" class="rb on"', row) == [GameResult.BLACK_WINS]
