@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .context import _FORFEIT, _as_decimals, _Context, _facts
+from .checks import _facts
+from .context import _FORFEIT, _as_decimals, _Context
 from .definitions import StandingRow, TBTournament, TieBreak, Unrated, Value
 
 # ---------------------------------------------------------------- direct encounter
