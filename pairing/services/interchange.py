@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
-from functools import partial
 
 from ..engine import Colour, Result, RoundEntry
 from ..engine import trf as trf_module
+from ..engine.model import new_entry
 from ..models import (
     SIDES,
     Bye,
@@ -187,12 +187,9 @@ def _write_trf(t: Tournament, played: int, integrity: bool) -> str:
     # looked up once by code, not per round of each player (an enum member's hash is a Python call)
     points_of = {r.value: ps.points(r) for r in Result}
 
-    # RoundEntry's fields given as one tuple: its generated __new__ (a Python call) left out
-    entry = partial(tuple.__new__, RoundEntry)
-
     def renumbered(entries: list[RoundEntry]) -> tuple[RoundEntry, ...]:
         # (opponent, colour, result): a bye's opponent is None
-        return tuple(e if e[0] is None else entry((tpn[e[0]], e[1], e[2])) for e in entries)
+        return tuple(e if e[0] is None else new_entry((tpn[e[0]], e[1], e[2])) for e in entries)
 
     trf_players = tuple(
         trf_module.TrfPlayer(

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from decimal import Decimal
-from functools import partial
 from typing import NamedTuple
 
 from django.db.models import Q
 
 from .. import engine
 from ..engine import Colour, PointSystem, Result, RoundEntry, Snapshot, System
+from ..engine.model import new_entry
 from ..models import SIDES, Bye, ByeKind, ForbiddenPair, Game, GameResult, Player, RoundStatus, Tournament
 from . import acceleration
 
@@ -68,21 +68,17 @@ def histories(t: Tournament, up_to: int, players: list[Player] | None = None) ->
     rounds = [[zero] * len(ids) for _ in range(up_to)]
     numbers, games, byes = _games_and_byes(t, up_to, ids, subset=players is not None and len(ids) <= _FEW_PLAYERS)
     white, black, sides_of, at = Colour.WHITE, Colour.BLACK, _SIDE_RESULTS, index.get
-    # RoundEntry's fields given as one tuple: its generated __new__ (a Python call) left out
-    entry = partial(tuple.__new__, RoundEntry)
     for r, w, b, result in _games_read(games, numbers, index):
         sides = sides_of[result]
         wi, bi = at(w), at(b)
         line = rounds[r]
         if wi is not None:
-            line[wi] = entry((b, white, sides[0]))
+            line[wi] = new_entry((b, white, sides[0]))
         if bi is not None:
-            line[bi] = entry((w, black, sides[1]))
+            line[bi] = new_entry((w, black, sides[1]))
     for player_id, number, kind in _byes_counted(t, byes, index):
         rounds[number - 1][index[player_id]] = _BYE_ENTRIES[kind]
-    if not up_to:
-        return {pk: [] for pk in ids}
-    return dict(zip(ids, _by_player(rounds), strict=True))
+    return dict(zip(ids, _by_player(rounds, len(ids)), strict=True))
 
 
 def history_table(t: Tournament, up_to: int, players: list) -> tuple[list[list[int]], list[list[str]], list[list]]:
@@ -96,8 +92,6 @@ def history_table(t: Tournament, up_to: int, players: list) -> tuple[list[list[i
     beside 0.1 s of fetching them and the byes."""
     index = {p.pk: i for i, p in enumerate(players)}
     n = len(players)
-    if not up_to:
-        return [[] for _ in range(n)], [[] for _ in range(n)], [[] for _ in range(n)]
     opponents = [[-1] * n for _ in range(up_to)]
     codes = [[ByeKind.ZERO.value] * n for _ in range(up_to)]
     colours: list[list] = [[None] * n for _ in range(up_to)]
@@ -114,11 +108,14 @@ def history_table(t: Tournament, up_to: int, players: list) -> tuple[list[list[i
     for player_id, number, kind in _byes_counted(t, byes, index):
         i, r = index[player_id], number - 1
         opponents[r][i], codes[r][i], colours[r][i] = -1, kind, None
-    return _by_player(opponents), _by_player(codes), _by_player(colours)
+    return _by_player(opponents, n), _by_player(codes, n), _by_player(colours, n)
 
 
-def _by_player(rounds: list[list]) -> list[list]:
-    """Rounds' lists (one figure a player) as players' lists (one figure a round)."""
+def _by_player(rounds: list[list], n: int) -> list[list]:
+    """Rounds' lists (one figure for each of ``n`` players) as players' lists (one
+    figure a round); ``n`` empty lists before round 1."""
+    if not rounds:
+        return [[] for _ in range(n)]
     return list(map(list, zip(*rounds, strict=True)))
 
 

@@ -10,7 +10,7 @@ render)."""
 from __future__ import annotations
 
 from django import template
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html_join
 
 register = template.Library()
 
@@ -25,4 +25,4 @@ def result_buttons(context, choices, result):
     if html is None:
         html = format_html_join("", _BUTTON, ((c.value, " on" if result == c.value else "", c.label) for c in choices))
         made[key] = html
-    return html or format_html("")
+    return html

@@ -222,8 +222,10 @@ class _Context:
         column: list[Value] = []
         for i in range(self.n):
             met = [bh[j] for r, j in enumerate(self.opp[i]) if self.otb[i][r]]
-            average = Decimal(sum(met)) / (len(met) * self.unit) if met else Decimal(0)
-            column.append(average.quantize(_CENT, ROUND_HALF_UP) if met else average)
+            if not met:
+                column.append(Decimal(0))
+                continue
+            column.append((Decimal(sum(met)) / (len(met) * self.unit)).quantize(_CENT, ROUND_HALF_UP))
         return column
 
     # ------------------------------------------------------------ player-only
